@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { DateTime } from '../common.ts';
+import { EmailMessage, EmailThread, LinkedTask } from './email.ts';
+import { Task } from './tasks.ts';
+import { EVENT_TYPES } from './webhooks.ts';
+
+function event<const T extends string, D extends z.ZodType>(type: T, data: D) {
+  return z.looseObject({ id: z.string(), type: z.literal(type), created_at: DateTime, data });
+}
+
+const TaskData = z.looseObject({ task: Task });
+
+export const TaskCreatedEvent = event('task.created', TaskData);
+export const TaskUpdatedEvent = event('task.updated', TaskData);
+export const TaskCompletedEvent = event('task.completed', TaskData);
+export const TaskUncompletedEvent = event('task.uncompleted', TaskData);
+export const TaskAssignedEvent = event('task.assigned', TaskData);
+export const TaskMovedEvent = event(
+  'task.moved',
+  TaskData.extend({ from_list_id: z.string(), to_list_id: z.string() }),
+);
+export const TaskArchivedEvent = event('task.archived', TaskData);
+/** The task as it was just before it was deleted. */
+export const TaskDeletedEvent = event('task.deleted', TaskData);
+/** The thread and the new message, without bodies; the tasks linked to the thread. */
+export const ThreadReplyReceivedEvent = event(
+  'thread.reply_received',
+  z.looseObject({ thread: EmailThread, message: EmailMessage, linked_tasks: z.array(LinkedTask) }),
+);
+export const WebhookTestEvent = event('webhook.test', z.looseObject({ subscription_id: z.string() }));
+
+export const KnownWebhookEvent = z.discriminatedUnion('type', [
+  TaskCreatedEvent,
+  TaskUpdatedEvent,
+  TaskCompletedEvent,
+  TaskUncompletedEvent,
+  TaskAssignedEvent,
+  TaskMovedEvent,
+  TaskArchivedEvent,
+  TaskDeletedEvent,
+  ThreadReplyReceivedEvent,
+  WebhookTestEvent,
+]);
+export type KnownWebhookEvent = z.infer<typeof KnownWebhookEvent>;
+
+const knownTypes: readonly string[] = EVENT_TYPES;
+
+/** An event type this client does not know yet: kept, with its data untyped, instead of rejected. */
+export const UnknownWebhookEvent = z.looseObject({
+  id: z.string(),
+  type: z.string().refine((type) => !knownTypes.includes(type), { message: 'is a known event type' }),
+  created_at: DateTime,
+  data: z.record(z.string(), z.unknown()),
+});
+
+export const WebhookEvent = z.union([KnownWebhookEvent, UnknownWebhookEvent]);
+export type WebhookEvent = z.infer<typeof WebhookEvent>;
+
+/** The data each known event type carries. */
+export type EventData<T extends KnownWebhookEvent['type']> = Extract<KnownWebhookEvent, { type: T }>['data'];

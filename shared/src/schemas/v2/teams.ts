@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { NonEmptyString, openEnum, prefixedId } from '../common.ts';
+
+export const SUBSCRIPTION_STATUSES = [
+  'active',
+  'trialing',
+  'trial_expired',
+  'past_due',
+  'unpaid',
+  'cancelled',
+  'cancel_pending',
+  'migration_pending',
+  'unknown',
+] as const;
+export const SubscriptionStatus = z.enum(SUBSCRIPTION_STATUSES);
+
+/** Null when the team has no subscription record. `paid` is the same check the API gates on. */
+export const SubscriptionSummary = z
+  .looseObject({
+    plan: z.string().nullable(),
+    status: openEnum(SUBSCRIPTION_STATUSES),
+    paid: z.boolean(),
+  })
+  .nullable();
+export type SubscriptionSummary = z.infer<typeof SubscriptionSummary>;
+
+export const Team = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  subscription: SubscriptionSummary,
+});
+export type Team = z.infer<typeof Team>;
+
+export const BOARD_TYPES = ['private', 'shared', 'sales'] as const;
+
+export const Board = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  board_type: openEnum(BOARD_TYPES),
+  template: z.string().nullable(),
+  team_id: z.string().nullable(),
+  subscription: SubscriptionSummary,
+});
+export type Board = z.infer<typeof Board>;
+
+export const List = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  board_id: z.string(),
+});
+export type List = z.infer<typeof List>;
+
+export const CreateBoardRequest = z.strictObject({
+  team_id: z.string().min(1),
+  name: NonEmptyString,
+});
+export type CreateBoardRequest = z.infer<typeof CreateBoardRequest>;
+
+export const UpdateBoardRequest = z.strictObject({ name: NonEmptyString });
+export type UpdateBoardRequest = z.infer<typeof UpdateBoardRequest>;
+
+export const CreateListRequest = z.strictObject({ name: NonEmptyString });
+export type CreateListRequest = z.infer<typeof CreateListRequest>;
+
+export const UpdateListRequest = CreateListRequest;
+export type UpdateListRequest = z.infer<typeof UpdateListRequest>;
+
+export const BoardId = prefixedId('brd');
+export const ListId = prefixedId('lst');
+
+export const ListBoardsQuery = z.strictObject({ team_id: z.string().min(1) });
