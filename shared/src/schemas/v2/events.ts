@@ -45,13 +45,28 @@ export type KnownWebhookEvent = z.infer<typeof KnownWebhookEvent>;
 
 const knownTypes: readonly string[] = EVENT_TYPES;
 
-/** An event type this client does not know yet: kept, with its data untyped, instead of rejected. */
-export const UnknownWebhookEvent = z.looseObject({
-  id: z.string(),
-  type: z.string().refine((type) => !knownTypes.includes(type), { message: 'is a known event type' }),
-  created_at: DateTime,
-  data: z.record(z.string(), z.unknown()),
-});
+/**
+ * An event type this client does not know yet: kept, with its data untyped, instead of rejected. A known type
+ * never parses here: it is reported with what its own schema finds wrong in its data, so that a known event
+ * with bad data says which field is at fault (this branch's issues are the ones `WebhookEvent` reports).
+ */
+export const UnknownWebhookEvent = z
+  .looseObject({
+    id: z.string(),
+    type: z.string(),
+    created_at: DateTime,
+    data: z.record(z.string(), z.unknown()),
+  })
+  .superRefine((event, ctx) => {
+    if (!knownTypes.includes(event.type)) return;
+    const known = KnownWebhookEvent.safeParse(event);
+    // Issues outside `data` concern the envelope, which the object above has already reported.
+    const dataIssues = known.success ? [] : known.error.issues.filter((issue) => issue.path[0] === 'data');
+    if (dataIssues.length === 0) {
+      ctx.addIssue({ code: 'custom', path: ['type'], message: 'is a known event type' });
+    }
+    for (const issue of dataIssues) ctx.addIssue({ ...issue, path: [...issue.path] });
+  });
 
 export const WebhookEvent = z.union([KnownWebhookEvent, UnknownWebhookEvent]);
 export type WebhookEvent = z.infer<typeof WebhookEvent>;

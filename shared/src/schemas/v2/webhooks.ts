@@ -32,14 +32,22 @@ export const WebhookSubscription = z.looseObject({
   events: z.array(z.string()),
   status: openEnum(WEBHOOK_STATUSES),
   filters: WebhookFilters.nullable(),
-  created_at: DateTime,
+  /** Not in the spec's field table: the reference server sends it, another server may not. */
+  created_at: DateTime.optional(),
   /** Why a disabled subscription stopped: `manual` (PATCH), `gone` (a 410 answer), `failing` (5 days of failures). */
   disabled_reason: z.string().nullable().optional(),
 });
 export type WebhookSubscription = z.infer<typeof WebhookSubscription>;
 
-/** What creation answers: the signing secret, returned this once. */
-export const CreatedWebhookSubscription = WebhookSubscription.extend({ secret: z.string() });
+/**
+ * What creation answers: the spec promises `{ id, target_url, events, secret }` (the secret returned this
+ * once); the rest of the subscription may come along.
+ */
+export const CreatedWebhookSubscription = WebhookSubscription.partial({ status: true, filters: true }).extend(
+  {
+    secret: z.string(),
+  },
+);
 export type CreatedWebhookSubscription = z.infer<typeof CreatedWebhookSubscription>;
 
 export const RotatedSecret = z.looseObject({
