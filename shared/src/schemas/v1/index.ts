@@ -75,7 +75,9 @@ export const V1Subscription = z.looseObject({
 export type V1Subscription = z.infer<typeof V1Subscription>;
 
 export const V1Success = z.looseObject({ success: z.literal(true) });
+export type V1Success = z.infer<typeof V1Success>;
 export const V1Created = z.looseObject({ id: z.string() });
+export type V1Created = z.infer<typeof V1Created>;
 export const V1TokenResponse = z.looseObject({ 'x-access-token': z.string() });
 
 // Requests

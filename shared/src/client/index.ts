@@ -1,0 +1,45 @@
+export {
+  AuthenticationError,
+  ConnectionError,
+  ERROR_CLASSES,
+  errorFromResponse,
+  type HeadersLike,
+  IdempotencyConflictError,
+  IdempotencyInProgressError,
+  InsufficientScopeError,
+  InternalServerError,
+  InvalidJsonError,
+  InvalidResponseError,
+  MailboxNotConnectedError,
+  MailboxReauthRequiredError,
+  NotFoundError,
+  PayloadTooLargeError,
+  parseRetryAfter,
+  RateLimitedError,
+  RequestValidationError,
+  SubscriptionRequiredError,
+  ThreadworkError,
+  type ThreadworkErrorInit,
+  TimeoutError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+} from './errors.ts';
+export {
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+  MAX_RETRY_AFTER_MS,
+  RETRY_BASE_DELAY_MS,
+  RETRY_MAX_DELAY_MS,
+} from './http.ts';
+export { getMeta } from './meta.ts';
+export { type Page, PagePromise } from './pagination.ts';
+export type { ListParams, RequestOptions } from './request.ts';
+export {
+  LegacyClient,
+  type LegacyClientOptions,
+  TOKEN_LIFETIME_MS,
+  TOKEN_REFRESH_MARGIN_MS,
+} from './v1/client.ts';
+export { tokenExpiresAt } from './v1/token.ts';
+export { ThreadworkClient } from './v2/client.ts';
+export type { AccessTokenProvider, ThreadworkClientOptions } from './v2/transport.ts';

@@ -1,0 +1,257 @@
+import type { z } from 'zod';
+import {
+  V1AssignRequest,
+  V1Board,
+  V1Created,
+  V1CreateFromEmailRequest,
+  V1CreateItemRequest,
+  V1Item,
+  V1ItemIdRequest,
+  V1List,
+  V1ListBoardsQuery,
+  V1ListItemsQuery,
+  V1ListListsQuery,
+  V1MoveRequest,
+  V1Object,
+  V1SubscribeRequest,
+  V1Subscription,
+  V1Success,
+  V1Team,
+  V1TokenRequest,
+  V1TokenResponse,
+  V1UnsubscribeRequest,
+} from '../../schemas/v1/index.ts';
+import { AuthenticationError, InvalidResponseError, ThreadworkError } from '../errors.ts';
+import { HttpClient, PACKAGE_USER_AGENT } from '../http.ts';
+import { parseQuery, parseRequest, withQuery } from '../request.ts';
+import { tokenExpiresAt } from './token.ts';
+
+export interface LegacyClientOptions {
+  /** The service origin: v1 lives at `{origin}/api/v1`, the token endpoint at `{origin}/auth/api_token`. */
+  origin: string;
+  /** The login email the key was created with. */
+  email: string;
+  apiKey: string;
+  apiSecret: string;
+  /** The name given to the key. */
+  apiKeyName: string;
+  fetch?: typeof fetch | undefined;
+  /** Clock in epoch milliseconds (tests inject one). */
+  now?: (() => number) | undefined;
+  /** Retries of reads after the first attempt (default 2); v1 writes carry no idempotency key and are never retried. */
+  maxRetries?: number | undefined;
+  /** Per attempt, in milliseconds (default 30 000). */
+  timeout?: number | undefined;
+  userAgent?: string | undefined;
+}
+
+/** A token is renewed this long before its `exp`, so it never expires in flight. */
+export const TOKEN_REFRESH_MARGIN_MS = 60_000;
+/** The documented lifetime, assumed when a token carries no readable `exp`. */
+export const TOKEN_LIFETIME_MS = 20 * 60_000;
+
+const TeamList = V1Team.array();
+const BoardList = V1Board.array();
+const ListList = V1List.array();
+const ItemList = V1Item.array();
+
+/**
+ * The frozen v1 interface. Exchanges the key for a session token, caches it until a minute before it
+ * expires, and on a 401 renews it once and repeats the call. v1 answers are bare JSON (no envelope).
+ */
+export class LegacyClient {
+  readonly #http: HttpClient;
+  readonly #origin: string;
+  readonly #apiRoot: string;
+  readonly #credentials: LegacyClientOptions;
+  readonly #now: () => number;
+  #token: { value: string; renewAt: number } | undefined;
+  #exchange: Promise<string> | undefined;
+
+  constructor(options: LegacyClientOptions) {
+    if (typeof options.origin !== 'string' || options.origin === '') {
+      throw new TypeError('LegacyClient: origin is required (the service origin, e.g. https://host)');
+    }
+    this.#origin = options.origin.replace(/\/+$/, '');
+    this.#apiRoot = `${this.#origin}/api/v1`;
+    this.#credentials = options;
+    this.#now = options.now ?? Date.now;
+    this.#http = new HttpClient({
+      headers: { accept: 'application/json', 'user-agent': options.userAgent ?? PACKAGE_USER_AGENT },
+      maxRetries: options.maxRetries,
+      timeout: options.timeout,
+      fetch: options.fetch,
+    });
+  }
+
+  /**
+   * The session token, from the cache while it has more than a minute left. `refresh` forces a new exchange
+   * (the v2 client passes it after a 401: `accessToken: (context) => legacy.getToken(context)`).
+   */
+  getToken(options?: { refresh?: boolean | undefined }): Promise<string> {
+    const cached = this.#token;
+    if (options?.refresh !== true && cached !== undefined && this.#now() < cached.renewAt) {
+      return Promise.resolve(cached.value);
+    }
+    // Concurrent callers share one exchange.
+    this.#exchange ??= this.#requestToken().finally(() => {
+      this.#exchange = undefined;
+    });
+    return this.#exchange;
+  }
+
+  /** GET /teams */
+  teams(): Promise<V1Team[]> {
+    return this.#call('GET', '/teams', TeamList);
+  }
+
+  /** GET /boards?teamId= */
+  async boards(teamId: string): Promise<V1Board[]> {
+    return this.#call('GET', withQuery('/boards', parseQuery(V1ListBoardsQuery, { teamId })), BoardList);
+  }
+
+  /** GET /lists?boardId= */
+  async lists(boardId: string): Promise<V1List[]> {
+    return this.#call('GET', withQuery('/lists', parseQuery(V1ListListsQuery, { boardId })), ListList);
+  }
+
+  /** GET /items: every item of a board, or of one list. */
+  async items(
+    scope: { boardId: string; listId?: never } | { listId: string; boardId?: never },
+  ): Promise<V1Item[]> {
+    return this.#call('GET', withQuery('/items', parseQuery(V1ListItemsQuery, scope)), ItemList);
+  }
+
+  /** POST /items */
+  async createItem(body: z.input<typeof V1CreateItemRequest>): Promise<V1Created> {
+    return this.#call('POST', '/items', V1Created, parseRequest(V1CreateItemRequest, body));
+  }
+
+  /** POST /items/createFromEmail: the email's subject becomes the title. */
+  async createFromEmail(body: z.input<typeof V1CreateFromEmailRequest>): Promise<V1Created> {
+    return this.#call(
+      'POST',
+      '/items/createFromEmail',
+      V1Created,
+      parseRequest(V1CreateFromEmailRequest, body),
+    );
+  }
+
+  async markComplete(itemId: string): Promise<V1Success> {
+    return this.#call('POST', '/items/markComplete', V1Success, parseRequest(V1ItemIdRequest, { itemId }));
+  }
+
+  async markIncomplete(itemId: string): Promise<V1Success> {
+    return this.#call('POST', '/items/markIncomplete', V1Success, parseRequest(V1ItemIdRequest, { itemId }));
+  }
+
+  async assignTask(itemId: string, assigneeEmail: string): Promise<V1Success> {
+    const body = parseRequest(V1AssignRequest, { itemId, assigneeEmail });
+    return this.#call('POST', '/items/assignTask', V1Success, body);
+  }
+
+  async unassignTask(itemId: string, assigneeEmail: string): Promise<V1Success> {
+    const body = parseRequest(V1AssignRequest, { itemId, assigneeEmail });
+    return this.#call('POST', '/items/unassignTask', V1Success, body);
+  }
+
+  async moveTaskToList(itemId: string, listId: string): Promise<V1Success> {
+    return this.#call(
+      'POST',
+      '/items/moveTaskToList',
+      V1Success,
+      parseRequest(V1MoveRequest, { itemId, listId }),
+    );
+  }
+
+  /** POST /{object}/subscribe: a hook POSTing the item to `webhookURL` when `action` happens. */
+  async subscribe(object: V1Object, body: z.input<typeof V1SubscribeRequest>): Promise<V1Subscription> {
+    const path = `/${parseRequest(V1Object, object, 'object')}/subscribe`;
+    return this.#call('POST', path, V1Subscription, parseRequest(V1SubscribeRequest, body));
+  }
+
+  /** POST /{object}/unsubscribe: the answer has no body. */
+  async unsubscribe(object: V1Object, subscriptionId: string): Promise<void> {
+    const path = `/${parseRequest(V1Object, object, 'object')}/unsubscribe`;
+    await this.#call('POST', path, undefined, parseRequest(V1UnsubscribeRequest, { subscriptionId }));
+  }
+
+  async #requestToken(): Promise<string> {
+    const credentials = parseRequest(
+      V1TokenRequest,
+      {
+        email: this.#credentials.email,
+        api_key: this.#credentials.apiKey,
+        api_secret: this.#credentials.apiSecret,
+        api_key_name: this.#credentials.apiKeyName,
+      },
+      'credentials',
+    );
+    // The reference request carries the four parameters in the query string and in the JSON body alike.
+    const url = withQuery(`${this.#origin}/auth/api_token`, credentials);
+    let json: unknown;
+    try {
+      json = await this.#http.send({ method: 'POST', url, json: credentials });
+    } catch (error) {
+      throw asTokenError(error);
+    }
+    const parsed = V1TokenResponse.safeParse(json);
+    if (!parsed.success) {
+      throw new InvalidResponseError({ message: 'The token endpoint answered without an x-access-token' });
+    }
+    const token = parsed.data['x-access-token'];
+    const expiresAt = tokenExpiresAt(token) ?? this.#now() + TOKEN_LIFETIME_MS;
+    this.#token = { value: token, renewAt: expiresAt - TOKEN_REFRESH_MARGIN_MS };
+    return token;
+  }
+
+  /** After a 401: a new token, unless another call already replaced the rejected one. */
+  #renewAfterRejection(rejected: string): Promise<string> {
+    const current = this.#token?.value;
+    if (current !== undefined && current !== rejected) return Promise.resolve(current);
+    return this.getToken({ refresh: true });
+  }
+
+  async #call<T>(method: 'GET' | 'POST', path: string, schema: z.ZodType<T> | undefined, body?: unknown) {
+    const token = await this.getToken();
+    try {
+      return await this.#attempt(method, path, schema, body, token);
+    } catch (error) {
+      if (!(error instanceof AuthenticationError)) throw error;
+      return this.#attempt(method, path, schema, body, await this.#renewAfterRejection(token));
+    }
+  }
+
+  async #attempt<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    schema: z.ZodType<T> | undefined,
+    body: unknown,
+    token: string,
+  ): Promise<T> {
+    const url = this.#apiRoot + path;
+    const json = await this.#http.send({ method, url, headers: { 'x-access-token': token }, json: body });
+    if (schema === undefined) return undefined as T;
+    const parsed = schema.safeParse(json);
+    if (parsed.success) return parsed.data;
+    throw new InvalidResponseError({
+      message: `${method} ${url}: the answer does not match the expected shape`,
+      details: parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+    });
+  }
+}
+
+/** A 401 from the token endpoint is always an AuthenticationError carrying the service's message. */
+function asTokenError(error: unknown): unknown {
+  if (error instanceof ThreadworkError && error.status === 401 && !(error instanceof AuthenticationError)) {
+    return new AuthenticationError({
+      message: error.message,
+      status: 401,
+      code: error.code ?? 'unauthenticated',
+      requestId: error.requestId,
+      details: error.details,
+      headers: error.headers,
+    });
+  }
+  return error;
+}
