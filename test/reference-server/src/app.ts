@@ -1,0 +1,85 @@
+import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import { ServiceError } from './domain/errors.ts';
+import { newRequestId } from './domain/ids.ts';
+import { authTokenRoutes } from './http/auth-token.ts';
+import type { AppContext } from './http/context.ts';
+import { controlRoutes } from './http/control.ts';
+import { installErrorHandling } from './http/errors.ts';
+import { installIdempotencyStore } from './http/idempotency.ts';
+import { decorateApp } from './http/request-state.ts';
+import { v1BoardRoutes } from './http/v1/boards.ts';
+import { v1ItemRoutes } from './http/v1/items.ts';
+import { v1ListRoutes } from './http/v1/lists.ts';
+import { v1SubscriptionRoutes } from './http/v1/subscriptions.ts';
+import { v1TeamRoutes } from './http/v1/teams.ts';
+import { boardRoutes } from './http/v2/boards.ts';
+import { customFieldRoutes } from './http/v2/custom-fields.ts';
+import { emailRoutes } from './http/v2/email.ts';
+import { listRoutes } from './http/v2/lists.ts';
+import { meRoutes } from './http/v2/me.ts';
+import { taskRoutes } from './http/v2/tasks.ts';
+import { teamRoutes } from './http/v2/teams.ts';
+import { webhookRoutes } from './http/v2/webhooks.ts';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** Route plugins of the v2 face, mounted under `/v2`. Add a new area here. */
+const V2_ROUTES: FastifyPluginAsync[] = [
+  meRoutes,
+  teamRoutes,
+  boardRoutes,
+  listRoutes,
+  webhookRoutes,
+  emailRoutes,
+  taskRoutes,
+  customFieldRoutes,
+];
+/** Route plugins of the v1 face, mounted under `/api/v1`. */
+const V1_ROUTES: FastifyPluginAsync[] = [
+  v1SubscriptionRoutes,
+  v1TeamRoutes,
+  v1BoardRoutes,
+  v1ListRoutes,
+  v1ItemRoutes,
+];
+
+export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: ctx.options.logger === false ? false : { level: ctx.options.logger, stream: process.stderr },
+    genReqId: newRequestId,
+    requestIdHeader: false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    // Close idle keep-alive sockets on shutdown; in-flight requests still finish.
+    forceCloseConnections: 'idle',
+  });
+  decorateApp(app, ctx);
+  installErrorHandling(app);
+  installIdempotencyStore(app);
+
+  // JSON only; the raw text is kept for idempotency fingerprints. Anything else is 415.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body as string;
+    request.rawBody = text;
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (error) {
+      done(
+        new ServiceError('invalid_json', `request body is not valid JSON: ${(error as Error).message}`),
+        undefined,
+      );
+    }
+  });
+
+  app.get('/', async () => ({
+    name: 'threadwork reference server',
+    versions: { v2: '2.0.0', v1: '1.5' },
+    roots: { v2: '/v2', v1: '/api/v1', auth: '/auth/api_token' },
+  }));
+  await app.register(authTokenRoutes);
+  await app.register(controlRoutes);
+  for (const routes of V2_ROUTES) await app.register(routes, { prefix: '/v2' });
+  for (const routes of V1_ROUTES) await app.register(routes, { prefix: '/api/v1' });
+  return app;
+}

@@ -1,0 +1,103 @@
+// The one place that knows which SQL engine runs underneath. Routes and domain code see only
+// `Kysely<Database>`; a PostgreSQL dialect plugs in here without touching them.
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, SqliteDialect, type Transaction } from 'kysely';
+import { Migrator } from 'kysely/migration';
+import type { DialectName } from './migrations/columns.ts';
+import { migrationProvider } from './migrations/index.ts';
+import type { Database } from './schema.ts';
+
+export type { DialectName } from './migrations/columns.ts';
+
+/** A database handle or an open transaction: domain functions take either. */
+export type Executor = Kysely<Database> | Transaction<Database>;
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** SQLite file path or `:memory:`. */
+  path: string;
+  /** A `postgres://` URL selects PostgreSQL instead of `path`. */
+  databaseUrl?: string | undefined;
+}
+
+export class DatabaseConfigError extends Error {
+  override name = 'DatabaseConfigError';
+}
+
+export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
+  if (options.databaseUrl) {
+    throw new DatabaseConfigError(
+      'DATABASE_URL is set, but this server does not support PostgreSQL yet; unset DATABASE_URL to use SQLite (--db).',
+    );
+  }
+  const handle = openSqlite(options.path);
+  try {
+    await migrateToLatest(handle);
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+  return handle;
+}
+
+function openSqlite(path: string): DatabaseHandle {
+  const inMemory = path === ':memory:';
+  const filename = inMemory ? path : resolve(path);
+  if (!inMemory) mkdirSync(dirname(filename), { recursive: true });
+  const sqlite = new SqliteDatabase(filename);
+  if (!inMemory) sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  return { db, dialect: 'sqlite', close: () => db.destroy() };
+}
+
+/**
+ * Kysely prepares every statement anew; preparing costs as much as running a typical query here, so
+ * statements are kept by SQL text (a few hundred distinct texts at most). A statement still busy
+ * (a stream being read) is not reused.
+ */
+function withStatementCache(sqlite: SqliteDatabase.Database, capacity = 500) {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return {
+    prepare(text: string): SqliteDatabase.Statement {
+      const cached = statements.get(text);
+      if (cached && !cached.busy) return cached;
+      const statement = sqlite.prepare(text);
+      if (statements.size >= capacity) statements.delete(statements.keys().next().value!);
+      statements.set(text, statement);
+      return statement;
+    },
+    close(): void {
+      statements.clear();
+      sqlite.close();
+    },
+  };
+}
+
+async function migrateToLatest(handle: DatabaseHandle): Promise<void> {
+  const migrator = new Migrator({
+    db: handle.db,
+    provider: migrationProvider(handle.dialect),
+    migrationTableName: 'schema_migrations',
+    migrationLockTableName: 'schema_migrations_lock',
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((result) => result.status === 'Error')?.migrationName ?? 'unknown';
+    throw new Error(
+      `database migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`,
+      {
+        cause: error,
+      },
+    );
+  }
+}

@@ -1,0 +1,17 @@
+import type { Migration, MigrationProvider } from 'kysely/migration';
+import { coreMigration } from './001_core.ts';
+import { mailboxMigration } from './002_mailbox.ts';
+import { webhooksMigration } from './003_webhooks.ts';
+import { tasksMigration } from './004_tasks.ts';
+import type { DialectName } from './columns.ts';
+
+/** Every migration, keyed by name in the order they run. Add a new area as `00N_area`. */
+export function migrationProvider(dialect: DialectName): MigrationProvider {
+  const migrations: Record<string, Migration> = {
+    '001_core': coreMigration(dialect),
+    '002_mailbox': mailboxMigration(),
+    '003_webhooks': webhooksMigration(dialect),
+    '004_tasks': tasksMigration(),
+  };
+  return { getMigrations: async () => migrations };
+}

@@ -1,0 +1,349 @@
+// Row shapes of every table. Booleans are stored as 0/1 integers and JSON as text so that the same
+// columns work on SQLite and PostgreSQL; timestamps are ISO 8601 UTC strings.
+import type { Generated } from 'kysely';
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  display_name: string | null;
+  created_at: string;
+}
+
+export interface TeamsTable {
+  id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface TeamMembersTable {
+  team_id: string;
+  user_id: string;
+}
+
+/** One row per team that has a subscription record; no row means `subscription: null`. */
+export interface SubscriptionsTable {
+  team_id: string;
+  plan: string | null;
+  status: string;
+}
+
+export interface BoardsTable {
+  id: string;
+  team_id: string | null;
+  owner_id: string | null;
+  name: string;
+  board_type: string;
+  template: string | null;
+  created_at: string;
+}
+
+export interface ListsTable {
+  id: string;
+  board_id: string;
+  name: string;
+  /** 0-based order within the board. */
+  position: number;
+  created_at: string;
+}
+
+export interface CustomFieldsTable {
+  id: string;
+  board_id: string;
+  name: string;
+  type: string;
+  ai: number;
+  display_on_card: number;
+  position: number;
+}
+
+export interface CustomFieldOptionsTable {
+  id: string;
+  field_id: string;
+  label: string;
+  position: number;
+}
+
+export interface TasksTable {
+  id: string;
+  list_id: string;
+  title: string;
+  content_type: string;
+  notes: string | null;
+  shade: string;
+  completed: number;
+  due_at: string | null;
+  created_at: string;
+  updated_at: string;
+  assignee_id: string | null;
+  contact_id: string | null;
+  deal_value: number | null;
+  deal_source: string | null;
+  deal_close_date: string | null;
+  deal_loss_reason: string | null;
+  /** Non-null when archived: an archived task leaves its list's listing. */
+  archived_at: string | null;
+  /** Order within the list, smaller = higher; may be negative and have gaps (see domain/placement.ts). */
+  position: number;
+  /** Snapshot of the first linked thread: subject, first message date, first sender. */
+  first_thread_title: string | null;
+  first_thread_received_at: string | null;
+  first_thread_from: string | null;
+}
+
+export interface TaskThreadsTable {
+  task_id: string;
+  thread_id: string;
+  /** Order in which the threads were linked; the first is the task's `first_thread`. */
+  position: number;
+}
+
+export interface TaskCustomValuesTable {
+  task_id: string;
+  field_id: string;
+  /** JSON text of the stored value (option ids for option types). */
+  value: string;
+}
+
+export interface ContactsTable {
+  id: string;
+  team_id: string;
+  name: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  title: string | null;
+  type: string | null;
+  stage: string | null;
+  source: string | null;
+  /** JSON text: array of { type, value }. */
+  contact_info: string;
+  /** JSON text: array of strings. */
+  tags: string;
+  company_id: string | null;
+  created_at: string;
+}
+
+export interface CompaniesTable {
+  id: string;
+  team_id: string;
+  name: string | null;
+  type: string | null;
+  stage: string | null;
+  /** JSON text: array of { type, value }. */
+  company_info: string;
+  /** JSON text: array of strings. */
+  tags: string;
+  created_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  user_id: string;
+  /** `v2` (bearer secret) or `legacy` (api_key + api_secret exchanged for a session token). */
+  type: string;
+  name: string;
+  /** The public half of a legacy key; null for v2 keys. */
+  api_key: string | null;
+  /** sha256 hex of the secret (v2 secret or legacy api_secret); the secret itself is never stored. */
+  secret_hash: string;
+  /** JSON text: array of scope names (empty for legacy keys, whose scopes are implied). */
+  scopes: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface IdempotencyKeysTable {
+  /** The credential the key is scoped to, e.g. `key:key_zap`. */
+  credential: string;
+  key: string;
+  /** sha256 hex of method, path and raw body. */
+  fingerprint: string;
+  /** `in_progress` until the first answer is stored, then `done`. */
+  state: string;
+  status_code: number | null;
+  /** The JSON text answered the first time. */
+  response_body: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+/** Server-wide values generated once and kept across restarts (e.g. the session token signing secret). */
+export interface ServerSettingsTable {
+  name: string;
+  value: string;
+}
+
+/**
+ * The outbox: every domain event, written in the same transaction as the change it records. The
+ * delivery worker reads only this table.
+ */
+export interface EventsTable {
+  seq: Generated<number>;
+  id: string;
+  type: string;
+  created_at: string;
+  team_id: string | null;
+  board_id: string | null;
+  list_id: string | null;
+  task_id: string | null;
+  /** The user whose mailbox or action produced the event (null when not user-specific). */
+  user_id: string | null;
+  /** JSON text of the event's `data`. */
+  data: string;
+}
+
+export interface MailboxesTable {
+  id: string;
+  user_id: string;
+  provider_id: string;
+  email_address: string;
+  /** connected, not_connected or reauth_required */
+  state: string;
+  created_at: string;
+}
+
+export interface LabelsTable {
+  mailbox_id: string;
+  id: string;
+  name: string | null;
+  /** system or user */
+  type: string;
+}
+
+export interface ThreadsTable {
+  mailbox_id: string;
+  id: string;
+  created_at: string;
+}
+
+export interface MessagesTable {
+  mailbox_id: string;
+  id: string;
+  thread_id: string;
+  subject: string | null;
+  from_email: string;
+  from_name: string | null;
+  /** JSON text: array of { email, name }. */
+  to: string;
+  /** JSON text: array of { email, name }. */
+  cc: string;
+  date: string | null;
+  snippet: string | null;
+  body_text: string | null;
+  body_html: string | null;
+  /** Number of attachments (`has:attachment`); 0 unless given. */
+  attachment_count: Generated<number>;
+}
+
+export interface MessageLabelsTable {
+  mailbox_id: string;
+  message_id: string;
+  label_id: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  teams: TeamsTable;
+  team_members: TeamMembersTable;
+  subscriptions: SubscriptionsTable;
+  boards: BoardsTable;
+  lists: ListsTable;
+  custom_fields: CustomFieldsTable;
+  custom_field_options: CustomFieldOptionsTable;
+  tasks: TasksTable;
+  task_threads: TaskThreadsTable;
+  task_custom_values: TaskCustomValuesTable;
+  contacts: ContactsTable;
+  companies: CompaniesTable;
+  api_keys: ApiKeysTable;
+  idempotency_keys: IdempotencyKeysTable;
+  server_settings: ServerSettingsTable;
+  events: EventsTable;
+  mailboxes: MailboxesTable;
+  labels: LabelsTable;
+  threads: ThreadsTable;
+  messages: MessagesTable;
+  message_labels: MessageLabelsTable;
+  webhook_subscriptions: WebhookSubscriptionsTable;
+  v1_hook_subscriptions: V1HookSubscriptionsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
+  v1_hook_payloads: V1HookPayloadsTable;
+}
+
+/** A v2 webhook subscription, owned by the user of the key that created it. */
+export interface WebhookSubscriptionsTable {
+  id: string;
+  user_id: string;
+  target_url: string;
+  /** JSON text: array of event types. */
+  events: string;
+  /** JSON text of the filters, or null. */
+  filters: string | null;
+  /** active or disabled */
+  status: string;
+  /** manual, gone or failing while disabled; null while active. */
+  disabled_reason: string | null;
+  /**
+   * JSON text: array of { secret, expires_at } signing secrets, newest first. Kept in clear because
+   * they sign; a rotated-out secret carries its expiry, the current one none.
+   */
+  secrets: string;
+  /** Start of the current streak of failed attempts; null after a success. */
+  failing_since: string | null;
+  created_at: string;
+}
+
+/** A v1 hook subscription (the automation platform's REST hooks). */
+export interface V1HookSubscriptionsTable {
+  id: string;
+  user_id: string;
+  action: string;
+  /** The list or board the action watches (V1_ACTION_TARGETS). */
+  entity_id: string;
+  webhook_url: string;
+  api_service: string | null;
+  failing_since: string | null;
+  created_at: string;
+}
+
+/** One event owed to one subscription: the outbox the delivery worker reads. */
+export interface WebhookDeliveriesTable {
+  seq: Generated<number>;
+  id: string;
+  /** v2 (webhook_subscriptions) or v1 (v1_hook_subscriptions). */
+  kind: string;
+  subscription_id: string;
+  event_id: string;
+  /** The v2 event type, or the v1 action. */
+  event_type: string;
+  /** 1 for test deliveries and replays: sent even while the subscription is disabled. */
+  manual: number;
+  /** pending, delivered, failed or suppressed */
+  status: string;
+  /** 1 while the worker is posting it; cleared on start, so a crash mid-attempt retries it. */
+  in_flight: number;
+  attempt_count: number;
+  next_attempt_at: string | null;
+  created_at: string;
+}
+
+/**
+ * The body every v1 hook of an event POSTs (the v1 Item), stored once per event. A v2 delivery's body
+ * is built from the `events` row, so the outbox rows themselves stay small.
+ */
+export interface V1HookPayloadsTable {
+  event_id: string;
+  body: string;
+}
+
+export interface WebhookDeliveryAttemptsTable {
+  delivery_id: string;
+  /** 1-based attempt number within the delivery. */
+  number: number;
+  attempted_at: string;
+  /** succeeded or failed */
+  outcome: string;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+}

@@ -1,0 +1,69 @@
+import type { Executor } from '../db/database.ts';
+import { type BoardAccess, requireBoard, requirePaidTeam } from './access.ts';
+import { newId } from './ids.ts';
+import { type Page, type PageRequest, paginate } from './pagination.ts';
+
+export type BoardRecord = BoardAccess;
+
+/** The boards of one team (gated), by name then id. */
+export async function listTeamBoards(
+  db: Executor,
+  userId: string,
+  teamId: string,
+  page: PageRequest,
+): Promise<Page<BoardRecord>> {
+  const team = await requirePaidTeam(db, userId, teamId);
+  const result = await paginate(
+    page,
+    ['name', 'id'],
+    (after, take) => {
+      let query = db
+        .selectFrom('boards')
+        .select(['id', 'team_id', 'owner_id', 'name', 'board_type', 'template', 'created_at'])
+        .where('team_id', '=', team.id);
+      if (after) query = query.where(after);
+      return query.orderBy('name').orderBy('id').limit(take).execute();
+    },
+    (row) => [row.name, row.id],
+  );
+  return {
+    items: result.items.map((row) => ({ ...row, subscription: team.subscription })),
+    pagination: result.pagination,
+  };
+}
+
+export function getBoard(db: Executor, userId: string, boardId: string): Promise<BoardRecord> {
+  return requireBoard(db, userId, boardId);
+}
+
+/** A shared board under the team, without lists, created from no template. */
+export async function createSharedBoard(
+  db: Executor,
+  userId: string,
+  input: { team_id: string; name: string },
+  now: Date,
+): Promise<BoardRecord> {
+  const team = await requirePaidTeam(db, userId, input.team_id);
+  const board = {
+    id: newId('brd'),
+    team_id: team.id,
+    owner_id: null,
+    name: input.name,
+    board_type: 'shared',
+    template: null,
+    created_at: now.toISOString(),
+  };
+  await db.insertInto('boards').values(board).execute();
+  return { ...board, subscription: team.subscription };
+}
+
+export async function renameBoard(
+  db: Executor,
+  userId: string,
+  boardId: string,
+  name: string,
+): Promise<BoardRecord> {
+  const board = await requireBoard(db, userId, boardId);
+  await db.updateTable('boards').set({ name }).where('id', '=', board.id).execute();
+  return { ...board, name };
+}

@@ -1,0 +1,72 @@
+import type { Executor } from '../db/database.ts';
+import { requireBoard, requireList } from './access.ts';
+import { newId } from './ids.ts';
+import { type Page, type PageRequest, paginate } from './pagination.ts';
+
+export interface ListRecord {
+  id: string;
+  board_id: string;
+  name: string;
+  position: number;
+}
+
+/** The lists of a board in board order (left to right). */
+export async function listBoardLists(
+  db: Executor,
+  userId: string,
+  boardId: string,
+  page: PageRequest,
+): Promise<Page<ListRecord>> {
+  const board = await requireBoard(db, userId, boardId);
+  return paginate(
+    page,
+    ['position', 'id'],
+    (after, take) => {
+      let query = db
+        .selectFrom('lists')
+        .select(['id', 'board_id', 'name', 'position'])
+        .where('board_id', '=', board.id);
+      if (after) query = query.where(after);
+      return query.orderBy('position').orderBy('id').limit(take).execute();
+    },
+    (row) => [row.position, row.id],
+  );
+}
+
+/** A new list at the end of the board. */
+export async function createList(
+  db: Executor,
+  userId: string,
+  boardId: string,
+  input: { name: string },
+  now: Date,
+): Promise<ListRecord> {
+  const board = await requireBoard(db, userId, boardId);
+  const last = await db
+    .selectFrom('lists')
+    .select((eb) => eb.fn.max('position').as('position'))
+    .where('board_id', '=', board.id)
+    .executeTakeFirst();
+  const list = {
+    id: newId('lst'),
+    board_id: board.id,
+    name: input.name,
+    position: last?.position == null ? 0 : Number(last.position) + 1,
+  };
+  await db
+    .insertInto('lists')
+    .values({ ...list, created_at: now.toISOString() })
+    .execute();
+  return list;
+}
+
+export async function renameList(
+  db: Executor,
+  userId: string,
+  listId: string,
+  name: string,
+): Promise<ListRecord> {
+  const list = await requireList(db, userId, listId);
+  await db.updateTable('lists').set({ name }).where('id', '=', list.id).execute();
+  return { id: list.id, board_id: list.board_id, name, position: list.position };
+}

@@ -1,0 +1,112 @@
+// Authentication (v2 bearer keys, v1 session tokens) and scope checks, as Fastify pre-handlers.
+import { DEFAULT_SCOPES, SCOPES, type Scope } from '@threadwork/shared/schemas';
+import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { ServiceError } from '../domain/errors.ts';
+import type { Principal } from '../domain/principal.ts';
+import { digestsEqual, hashSecret } from '../domain/secrets.ts';
+import { principalOf } from './request-state.ts';
+
+const KNOWN_SCOPES: ReadonlySet<string> = new Set(SCOPES);
+/** A session token carries its user's scopes, except the opt-in ones. */
+const TOKEN_SCOPES: ReadonlySet<Scope> = new Set(DEFAULT_SCOPES);
+
+function unauthenticated(message: string): ServiceError {
+  return new ServiceError('unauthenticated', message);
+}
+
+async function principalFromBearer(request: FastifyRequest, secret: string): Promise<Principal> {
+  const digest = hashSecret(secret);
+  const row = await request.server.ctx.db
+    .selectFrom('api_keys')
+    .innerJoin('users', 'users.id', 'api_keys.user_id')
+    .select([
+      'api_keys.id',
+      'api_keys.secret_hash',
+      'api_keys.scopes',
+      'users.id as user_id',
+      'users.email',
+      'users.display_name',
+    ])
+    .where('api_keys.secret_hash', '=', digest)
+    .where('api_keys.type', '=', 'v2')
+    .executeTakeFirst();
+  if (!row || !digestsEqual(row.secret_hash, digest)) throw unauthenticated('the API key is not valid');
+  const scopes = (JSON.parse(row.scopes) as string[]).filter((scope): scope is Scope =>
+    KNOWN_SCOPES.has(scope),
+  );
+  return {
+    userId: row.user_id,
+    email: row.email,
+    displayName: row.display_name,
+    keyId: row.id,
+    keyType: 'v2',
+    scopes: new Set(scopes),
+  };
+}
+
+async function principalFromSessionToken(request: FastifyRequest, token: string): Promise<Principal> {
+  const claims = request.server.ctx.tokens.verify(token);
+  if (!claims) throw unauthenticated('the session token is not valid or has expired; request a new one');
+  // The key must still exist: deleting a legacy key ends its sessions.
+  const row = await request.server.ctx.db
+    .selectFrom('api_keys')
+    .innerJoin('users', 'users.id', 'api_keys.user_id')
+    .select(['api_keys.id', 'users.id as user_id', 'users.email', 'users.display_name'])
+    .where('api_keys.id', '=', claims.kid)
+    .where('api_keys.user_id', '=', claims.sub)
+    .where('api_keys.type', '=', 'legacy')
+    .executeTakeFirst();
+  if (!row) throw unauthenticated('the session token is not valid or has expired; request a new one');
+  return {
+    userId: row.user_id,
+    email: row.email,
+    displayName: row.display_name,
+    keyId: row.id,
+    keyType: 'token',
+    scopes: TOKEN_SCOPES,
+  };
+}
+
+function headerValue(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** v2: `Authorization: Bearer <secret>`, or a v1 session token in `x-access-token`. */
+export const authenticateV2: preHandlerAsyncHookHandler = async (request) => {
+  const authorization = headerValue(request, 'authorization');
+  if (authorization !== undefined) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (!match?.[1]) throw unauthenticated('the Authorization header must be "Bearer <API key>"');
+    request.principal = await principalFromBearer(request, match[1]);
+    return;
+  }
+  const token = headerValue(request, 'x-access-token');
+  if (token) {
+    request.principal = await principalFromSessionToken(request, token);
+    return;
+  }
+  throw unauthenticated('missing credentials: send "Authorization: Bearer <API key>"');
+};
+
+/** v1: a session token in `x-access-token`. */
+export const authenticateV1: preHandlerAsyncHookHandler = async (request) => {
+  const token = headerValue(request, 'x-access-token');
+  if (!token) throw unauthenticated('missing credentials: send the session token in x-access-token');
+  request.principal = await principalFromSessionToken(request, token);
+};
+
+/** 403 insufficient_scope naming every missing scope. */
+export function requireScope(...scopes: Scope[]): preHandlerAsyncHookHandler {
+  return async (request) => {
+    const principal = principalOf(request);
+    const missing = scopes.filter((scope) => !principal.scopes.has(scope));
+    if (missing.length > 0) {
+      throw new ServiceError(
+        'insufficient_scope',
+        `this key lacks the scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`,
+        { required_scopes: missing },
+      );
+    }
+  };
+}

@@ -1,0 +1,16 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { Outbox } from '../domain/transaction.ts';
+import type { ResolvedServerOptions } from '../options.ts';
+import type { SessionTokens } from './session-tokens.ts';
+
+/** What every route plugin reaches through `app.ctx`. */
+export interface AppContext {
+  db: Kysely<Database>;
+  options: ResolvedServerOptions;
+  /** The injectable clock: read the time only through this. */
+  now: () => Date;
+  tokens: SessionTokens;
+  /** The delivery worker, woken after a commit that recorded events (see runInTransaction). */
+  outbox: Outbox;
+}

@@ -1,0 +1,59 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.ts';
+import { openDatabase } from './db/database.ts';
+import { createDeliveryWorker } from './delivery/worker.ts';
+import { loadSessionTokens } from './http/session-tokens.ts';
+import { resolveOptions, type ServerOptions } from './options.ts';
+import { isDatabaseEmpty, loadSeed } from './seed/load-seed.ts';
+
+export interface RunningServer {
+  /** e.g. `http://127.0.0.1:8787` */
+  origin: string;
+  app: FastifyInstance;
+  /** Stops accepting connections, lets in-flight requests finish, then closes the database. */
+  close(): Promise<void>;
+}
+
+export async function startServer(input: ServerOptions = {}): Promise<RunningServer> {
+  const options = resolveOptions(input);
+  const handle = await openDatabase({ path: options.db, databaseUrl: options.databaseUrl });
+  let app: FastifyInstance | undefined;
+  const outbox = createDeliveryWorker({
+    db: handle.db,
+    now: options.now,
+    timeScale: options.webhookTimeScale,
+  });
+  try {
+    if (options.seed !== undefined) {
+      await loadSeed(handle.db, options.seed, options.now());
+    } else if (options.demo && (await isDatabaseEmpty(handle.db))) {
+      const { demoSeed } = await import('./seed/demo.ts');
+      await loadSeed(handle.db, demoSeed, options.now());
+    }
+    const tokens = await loadSessionTokens(handle.db, options.now);
+    app = await buildApp({ db: handle.db, options, now: options.now, tokens, outbox });
+    await app.listen({ port: options.port, host: options.host });
+    await outbox.start();
+  } catch (error) {
+    await app?.close();
+    await outbox.stop();
+    await handle.close();
+    throw error;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  const running = app;
+  let closing: Promise<void> | undefined;
+  return {
+    origin: `http://${host}:${port}`,
+    app: running,
+    close: () => {
+      closing ??= running
+        .close()
+        .then(() => outbox.stop())
+        .then(() => handle.close());
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,133 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type ServerOptions, startServer } from '../../src/index.ts';
+import { fixtureSeed, SECRETS } from './fixtures.ts';
+
+const PACKAGE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface TestServer {
+  origin: string;
+  close(): Promise<void>;
+  /** fetch under /v2 with a bearer key (default: ada's full key); `init.token` sends x-access-token instead. */
+  v2(path: string, init?: RequestOptions): Promise<Response>;
+  /** fetch under /api/v1 with a session token. */
+  v1(path: string, init?: RequestOptions & { token: string }): Promise<Response>;
+}
+
+export interface RequestOptions extends Omit<RequestInit, 'body'> {
+  /** Sent as JSON (content-type set) unless it is already a string. */
+  body?: unknown;
+  /** The bearer secret; null sends no Authorization header. */
+  key?: string | null;
+  /** A v1 session token, sent as x-access-token. */
+  token?: string;
+}
+
+function request(origin: string, root: string, path: string, init: RequestOptions = {}): Promise<Response> {
+  const { body, key, token, headers: given, ...rest } = init;
+  const headers = new Headers(given);
+  if (token) headers.set('x-access-token', token);
+  else if (key !== null) headers.set('authorization', `Bearer ${key ?? SECRETS.adaFull}`);
+  let payload: string | undefined;
+  if (body !== undefined) {
+    payload = typeof body === 'string' ? body : JSON.stringify(body);
+    if (!headers.has('content-type')) headers.set('content-type', 'application/json');
+  }
+  return fetch(`${origin}${root}${path}`, { ...rest, headers, body: payload });
+}
+
+/** An in-process server on a free port with an in-memory database (the fixture seed by default). */
+export async function startTestServer(options: ServerOptions = {}): Promise<TestServer> {
+  const server = await startServer({ port: 0, db: ':memory:', seed: fixtureSeed, ...options });
+  return {
+    origin: server.origin,
+    close: () => server.close(),
+    v2: (path, init) => request(server.origin, '/v2', path, init),
+    v1: (path, init) => request(server.origin, '/api/v1', path, { key: null, ...init }),
+  };
+}
+
+export interface SpawnedServer {
+  origin: string;
+  process: ChildProcess;
+  stderr(): string;
+  /** Sends SIGTERM and resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Runs the real CLI (`node src/cli.ts`) and resolves on its `ready ` line. */
+export function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}): Promise<SpawnedServer> {
+  const child = spawn(process.execPath, ['src/cli.ts', ...args], {
+    cwd: PACKAGE_DIR,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr += chunk;
+  });
+  const exited = new Promise<number | null>((resolveExit) => child.once('exit', (code) => resolveExit(code)));
+  return new Promise((resolveReady, reject) => {
+    let stdout = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server not ready within 10 s; stderr:\n${stderr}`));
+    }, 10_000);
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      const line = stdout.split('\n').find((candidate) => candidate.startsWith('ready '));
+      if (!line) return;
+      clearTimeout(timer);
+      resolveReady({
+        origin: line.slice('ready '.length).trim(),
+        process: child,
+        stderr: () => stderr,
+        stop: () => {
+          child.kill('SIGTERM');
+          return exited;
+        },
+      });
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(
+        Object.assign(new Error(`server exited with ${code} before ready; stderr:\n${stderr}`), {
+          code,
+          stderr,
+        }),
+      );
+    });
+  });
+}
+
+/** Runs the CLI to completion (for flags that make it exit) and returns its exit code and stderr. */
+export function runCli(args: string[]): Promise<{ code: number | null; stderr: string; stdout: string }> {
+  return new Promise((resolveRun) => {
+    const child = spawn(process.execPath, ['src/cli.ts', ...args], {
+      cwd: PACKAGE_DIR,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    let stdout = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolveRun({ code, stderr, stdout });
+    });
+  });
+}
+
+/** A response body as tests read it: asserted field by field, so it is left untyped. */
+// biome-ignore lint/suspicious/noExplicitAny: test assertions check the shape themselves
+export type ResponseBody = any;
+
+export function readBody(response: Response): Promise<ResponseBody> {
+  return response.json() as Promise<ResponseBody>;
+}

@@ -1,0 +1,98 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IDEMPOTENCY_TTL_MS } from '../src/index.ts';
+import { SECRETS } from './helpers/fixtures.ts';
+import { readBody, startTestServer, type TestServer } from './helpers/server.ts';
+
+let clock = new Date('2026-02-01T12:00:00.000Z');
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ now: () => clock });
+});
+afterAll(() => server.close());
+
+const createBoard = (key: string, name: string, secret: string = SECRETS.adaFull) =>
+  server.v2('/boards', {
+    method: 'POST',
+    key: secret,
+    headers: { 'idempotency-key': key },
+    body: { team_id: 'team_acme', name },
+  });
+
+async function boardNames(): Promise<string[]> {
+  const body = await readBody(await server.v2('/boards?team_id=team_acme&limit=200'));
+  return body.data.map((board: { name: string }) => board.name);
+}
+
+describe('Idempotency-Key', () => {
+  it('replays the first answer without repeating the action', async () => {
+    const first = await createBoard('replay-1', 'Replayed');
+    const second = await createBoard('replay-1', 'Replayed');
+    expect(second.status).toBe(first.status);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const [a, b] = [await readBody(first), await readBody(second)];
+    expect(b.data).toEqual(a.data);
+    expect(b.meta.request_id).toBe(second.headers.get('x-request-id'));
+    expect((await boardNames()).filter((name) => name === 'Replayed')).toHaveLength(1);
+  });
+
+  it('replays 4xx answers too', async () => {
+    const first = await server.v2('/boards', {
+      method: 'POST',
+      headers: { 'idempotency-key': 'bad-1' },
+      body: {},
+    });
+    const second = await server.v2('/boards', {
+      method: 'POST',
+      headers: { 'idempotency-key': 'bad-1' },
+      body: {},
+    });
+    expect([first.status, second.status]).toEqual([400, 400]);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect((await readBody(second)).error.details).toEqual((await readBody(first)).error.details);
+  });
+
+  it('answers 409 idempotency_conflict for the same key with another body', async () => {
+    expect((await createBoard('conflict-1', 'One')).status).toBe(200);
+    const other = await createBoard('conflict-1', 'Two');
+    expect(other.status).toBe(409);
+    expect((await readBody(other)).error.code).toBe('idempotency_conflict');
+  });
+
+  it('scopes keys to the credential', async () => {
+    const ada = await createBoard('shared-key', 'Ada board');
+    const otherKey = await createBoard('shared-key', 'Ada board', SECRETS.adaBoardsRead);
+    expect(ada.status).toBe(200);
+    // A different credential does not see ada's key: it runs (and here lacks boards.write).
+    expect(otherKey.status).toBe(403);
+    expect(otherKey.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('forgets keys after 24 hours', async () => {
+    const start = clock;
+    try {
+      const first = await readBody(await createBoard('expiring', 'Expiring'));
+      clock = new Date(start.getTime() + IDEMPOTENCY_TTL_MS + 1000);
+      const again = await createBoard('expiring', 'Expiring');
+      expect(again.headers.get('idempotent-replayed')).toBeNull();
+      expect((await readBody(again)).data.id).not.toBe(first.data.id);
+    } finally {
+      clock = start;
+    }
+  });
+
+  it('creates exactly one board for 50 concurrent identical requests', async () => {
+    const responses = await Promise.all(Array.from({ length: 50 }, () => createBoard('burst-1', 'Burst')));
+    const statuses = responses.map((response) => response.status);
+    for (const response of responses.filter((r) => r.status === 409)) {
+      expect((await readBody(response)).error.code).toBe('idempotency_in_progress');
+      expect(response.headers.get('retry-after')).toBe('1');
+    }
+    const ids = new Set<string>();
+    for (const response of responses.filter((r) => r.status === 200))
+      ids.add((await readBody(response)).data.id);
+    expect(ids.size).toBe(1);
+    expect(statuses.every((status) => status === 200 || status === 409)).toBe(true);
+    expect((await boardNames()).filter((name) => name === 'Burst')).toHaveLength(1);
+  });
+});
