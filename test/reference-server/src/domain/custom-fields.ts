@@ -1,0 +1,403 @@
+// Custom fields of a board, their options, and the rules a task's value must follow.
+import {
+  CARD_DISPLAY_FIELD_TYPES,
+  type CreateCustomFieldRequest,
+  type CustomField,
+  type CustomFieldType,
+  type CustomFieldValueInput,
+  OPTION_FIELD_TYPES,
+  type UpdateCustomFieldRequest,
+} from '@threadwork/shared/schemas';
+import { z } from 'zod';
+import type { Executor } from '../db/database.ts';
+import { requireBoard } from './access.ts';
+import { invalidField, notFound, ServiceError } from './errors.ts';
+import { newId } from './ids.ts';
+import { type Page, type PageRequest, paginate } from './pagination.ts';
+
+/** Option types whose value holds at most one option id. */
+const SINGLE_OPTION_TYPES: ReadonlySet<string> = new Set(['select', 'status']);
+const isOptionType = (type: string) => (OPTION_FIELD_TYPES as readonly string[]).includes(type);
+const isCardDisplayType = (type: string) => (CARD_DISPLAY_FIELD_TYPES as readonly string[]).includes(type);
+
+/** SQLite caps the bound parameters of one statement: multi-row writes go in chunks of this many rows. */
+const ROWS_PER_STATEMENT = 500;
+
+interface FieldRow {
+  id: string;
+  board_id: string;
+  name: string;
+  type: string;
+  ai: number;
+  display_on_card: number;
+  position: number;
+}
+
+export interface FieldRecord {
+  id: string;
+  board_id: string;
+  name: string;
+  type: string;
+  ai: boolean;
+  display_on_card: boolean;
+  /** Option ids and labels in order; null for types without options. */
+  options: { id: string; label: string }[] | null;
+}
+
+export function presentCustomField(field: FieldRecord): CustomField {
+  return {
+    id: field.id,
+    name: field.name,
+    type: field.type,
+    ai: field.ai,
+    display_on_card: field.display_on_card,
+    options: field.options,
+  };
+}
+
+/** Field rows with their options: one query for the options of all of them. */
+async function withOptions(db: Executor, rows: readonly FieldRow[]): Promise<FieldRecord[]> {
+  const optionFields = rows.filter((row) => isOptionType(row.type)).map((row) => row.id);
+  const options =
+    optionFields.length === 0
+      ? []
+      : await db
+          .selectFrom('custom_field_options')
+          .select(['id', 'field_id', 'label'])
+          .where('field_id', 'in', optionFields)
+          .orderBy('field_id')
+          .orderBy('position')
+          .orderBy('id')
+          .execute();
+  const byField = new Map<string, { id: string; label: string }[]>();
+  for (const option of options) {
+    const list = byField.get(option.field_id) ?? [];
+    list.push({ id: option.id, label: option.label });
+    byField.set(option.field_id, list);
+  }
+  return rows.map((row) => ({
+    id: row.id,
+    board_id: row.board_id,
+    name: row.name,
+    type: row.type,
+    ai: Boolean(row.ai),
+    display_on_card: Boolean(row.display_on_card),
+    options: isOptionType(row.type) ? (byField.get(row.id) ?? []) : null,
+  }));
+}
+
+const FIELD_COLUMNS = ['id', 'board_id', 'name', 'type', 'ai', 'display_on_card', 'position'] as const;
+
+/** The custom fields of a board the user may see (gated), in board order. */
+export async function listBoardFields(
+  db: Executor,
+  userId: string,
+  boardId: string,
+  page: PageRequest,
+): Promise<Page<CustomField>> {
+  const board = await requireBoard(db, userId, boardId);
+  const result = await paginate(
+    page,
+    ['position', 'id'],
+    (after, take) => {
+      let query = db.selectFrom('custom_fields').select(FIELD_COLUMNS).where('board_id', '=', board.id);
+      if (after) query = query.where(after);
+      return query.orderBy('position').orderBy('id').limit(take).execute();
+    },
+    (row) => [row.position, row.id],
+  );
+  const fields = await withOptions(db, result.items);
+  return { items: fields.map(presentCustomField), pagination: result.pagination };
+}
+
+/** Every field of a board with its options, by id (no access check: the caller has done it). */
+export async function boardFields(db: Executor, boardId: string): Promise<Map<string, FieldRecord>> {
+  const rows = await db
+    .selectFrom('custom_fields')
+    .select(FIELD_COLUMNS)
+    .where('board_id', '=', boardId)
+    .execute();
+  const fields = await withOptions(db, rows);
+  return new Map(fields.map((field) => [field.id, field]));
+}
+
+/** A field on a board the user may see; 404 otherwise (the board's id does not leak). */
+async function requireField(db: Executor, userId: string, fieldId: string): Promise<FieldRecord> {
+  const row = await db
+    .selectFrom('custom_fields')
+    .select(FIELD_COLUMNS)
+    .where('id', '=', fieldId)
+    .executeTakeFirst();
+  if (!row) throw notFound('custom field', fieldId);
+  try {
+    await requireBoard(db, userId, row.board_id);
+  } catch (error) {
+    if (error instanceof ServiceError && error.code === 'not_found') throw notFound('custom field', fieldId);
+    throw error;
+  }
+  const [field] = await withOptions(db, [row]);
+  return field!;
+}
+
+/** A new field at the end of the board; options get fresh `opt_` ids in the order sent. */
+export async function createCustomField(
+  db: Executor,
+  userId: string,
+  boardId: string,
+  input: CreateCustomFieldRequest,
+): Promise<CustomField> {
+  const board = await requireBoard(db, userId, boardId);
+  const last = await db
+    .selectFrom('custom_fields')
+    .select((eb) => eb.fn.max('position').as('position'))
+    .where('board_id', '=', board.id)
+    .executeTakeFirst();
+  const field: FieldRecord = {
+    id: newId('cf'),
+    board_id: board.id,
+    name: input.name,
+    type: input.type,
+    ai: false,
+    display_on_card: input.display_on_card ?? false,
+    options: isOptionType(input.type)
+      ? (input.options ?? []).map((option) => ({ id: newId('opt'), label: option.label }))
+      : null,
+  };
+  await db
+    .insertInto('custom_fields')
+    .values({
+      id: field.id,
+      board_id: field.board_id,
+      name: field.name,
+      type: field.type,
+      ai: 0,
+      display_on_card: field.display_on_card ? 1 : 0,
+      position: last?.position == null ? 0 : Number(last.position) + 1,
+    })
+    .execute();
+  if (field.options && field.options.length > 0) {
+    await db
+      .insertInto('custom_field_options')
+      .values(field.options.map((option, position) => ({ ...option, field_id: field.id, position })))
+      .execute();
+  }
+  return presentCustomField(field);
+}
+
+/**
+ * Renames a field, replaces its options, or changes `display_on_card`. Options replace the set: an
+ * item with an id keeps (and relabels) that option, one without adds an option, and an option left
+ * out is removed, from the field and from every task value that held it. AI fields are read-only.
+ */
+export async function updateCustomField(
+  db: Executor,
+  userId: string,
+  fieldId: string,
+  patch: UpdateCustomFieldRequest,
+): Promise<CustomField> {
+  const field = await requireField(db, userId, fieldId);
+  if (field.ai) {
+    throw new ServiceError(
+      'validation_error',
+      `custom field ${field.id} is managed by the AI and is read-only`,
+      [{ path: '', message: 'the field is managed by the AI and is read-only' }],
+    );
+  }
+  if (patch.display_on_card !== undefined && !isCardDisplayType(field.type)) {
+    throw invalidField('display_on_card', `only valid for status and tag fields, not ${field.type}`);
+  }
+  if (patch.options !== undefined && !isOptionType(field.type)) {
+    throw invalidField(
+      'options',
+      `only valid for ${OPTION_FIELD_TYPES.join(', ')} fields, not ${field.type}`,
+    );
+  }
+
+  let options = field.options;
+  if (patch.options !== undefined) {
+    const current = new Set((field.options ?? []).map((option) => option.id));
+    const kept = new Set<string>();
+    options = patch.options.map((option, index) => {
+      if (option.id === undefined) return { id: newId('opt'), label: option.label };
+      if (!current.has(option.id))
+        throw invalidField(`options[${index}].id`, `no option ${option.id} on this field`);
+      if (kept.has(option.id))
+        throw invalidField(`options[${index}].id`, `option ${option.id} is listed twice`);
+      kept.add(option.id);
+      return { id: option.id, label: option.label };
+    });
+    const removed = [...current].filter((id) => !kept.has(id));
+    await replaceOptions(db, field.id, options, removed);
+  }
+
+  const changes: { name?: string; display_on_card?: number } = {};
+  if (patch.name !== undefined) changes.name = patch.name;
+  if (patch.display_on_card !== undefined) changes.display_on_card = patch.display_on_card ? 1 : 0;
+  if (Object.keys(changes).length > 0) {
+    await db.updateTable('custom_fields').set(changes).where('id', '=', field.id).execute();
+  }
+  return presentCustomField({
+    ...field,
+    name: patch.name ?? field.name,
+    display_on_card: patch.display_on_card ?? field.display_on_card,
+    options,
+  });
+}
+
+async function replaceOptions(
+  db: Executor,
+  fieldId: string,
+  options: readonly { id: string; label: string }[],
+  removed: readonly string[],
+): Promise<void> {
+  if (removed.length > 0) {
+    await db
+      .deleteFrom('custom_field_options')
+      .where('id', 'in', [...removed])
+      .execute();
+  }
+  for (let start = 0; start < options.length; start += ROWS_PER_STATEMENT) {
+    await db
+      .insertInto('custom_field_options')
+      .values(
+        options
+          .slice(start, start + ROWS_PER_STATEMENT)
+          .map((option, offset) => ({ ...option, field_id: fieldId, position: start + offset })),
+      )
+      .onConflict((conflict) =>
+        conflict.column('id').doUpdateSet((eb) => ({
+          label: eb.ref('excluded.label'),
+          position: eb.ref('excluded.position'),
+        })),
+      )
+      .execute();
+  }
+  if (removed.length === 0) return;
+
+  // Values holding a removed option lose it; a value left empty is cleared.
+  const gone = new Set(removed);
+  const values = await db
+    .selectFrom('task_custom_values')
+    .select(['task_id', 'value'])
+    .where('field_id', '=', fieldId)
+    .execute();
+  const cleared: string[] = [];
+  const rewritten: { task_id: string; field_id: string; value: string }[] = [];
+  for (const row of values) {
+    const value: unknown = JSON.parse(row.value);
+    if (!Array.isArray(value) || !value.some((id) => gone.has(id))) continue;
+    const rest = value.filter((id) => !gone.has(id));
+    if (rest.length === 0) cleared.push(row.task_id);
+    else rewritten.push({ task_id: row.task_id, field_id: fieldId, value: JSON.stringify(rest) });
+  }
+  for (let start = 0; start < cleared.length; start += ROWS_PER_STATEMENT) {
+    await db
+      .deleteFrom('task_custom_values')
+      .where('field_id', '=', fieldId)
+      .where('task_id', 'in', cleared.slice(start, start + ROWS_PER_STATEMENT))
+      .execute();
+  }
+  await upsertValues(db, rewritten);
+}
+
+/** Writes many task values in as few statements as the parameter limit allows. */
+export async function upsertValues(
+  db: Executor,
+  rows: readonly { task_id: string; field_id: string; value: string }[],
+): Promise<void> {
+  for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
+    await db
+      .insertInto('task_custom_values')
+      .values(rows.slice(start, start + ROWS_PER_STATEMENT))
+      .onConflict((conflict) =>
+        conflict.columns(['task_id', 'field_id']).doUpdateSet((eb) => ({ value: eb.ref('excluded.value') })),
+      )
+      .execute();
+  }
+}
+
+export interface ValueChanges {
+  /** Values to store, as JSON text. */
+  set: { field_id: string; value: string }[];
+  /** Fields whose value is cleared. */
+  cleared: string[];
+}
+
+const IsoDate = z.union([z.iso.date(), z.iso.datetime({ offset: true })]);
+
+/** Why a value does not fit its field's type; null when it fits. */
+function valueProblem(field: FieldRecord, value: CustomFieldValueInput['value']): string | null {
+  const type = field.type as CustomFieldType;
+  if (isOptionType(type)) {
+    if (!Array.isArray(value)) return 'must be an array of option ids';
+    if (SINGLE_OPTION_TYPES.has(type) && value.length > 1) return `a ${type} field holds at most one option`;
+    const known = new Set((field.options ?? []).map((option) => option.id));
+    const unknown = value.find((id) => !known.has(id));
+    return unknown === undefined ? null : `no option ${unknown} on field ${field.id}`;
+  }
+  switch (type) {
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value) ? null : 'must be a number';
+    case 'checkbox':
+      return typeof value === 'boolean' ? null : 'must be true or false';
+    case 'date':
+      return typeof value === 'string' && IsoDate.safeParse(value).success
+        ? null
+        : 'must be an ISO 8601 date or date-time';
+    default:
+      return typeof value === 'string' ? null : 'must be a string';
+  }
+}
+
+/**
+ * Checks the values a PATCH sends against the fields of the task's board and says what to write.
+ * Every problem is reported at once, each with its path (`custom_fields[1].value`).
+ */
+export function checkFieldValues(
+  fields: ReadonlyMap<string, FieldRecord>,
+  values: readonly CustomFieldValueInput[],
+): ValueChanges {
+  const problems: { path: string; message: string }[] = [];
+  const seen = new Set<string>();
+  const changes: ValueChanges = { set: [], cleared: [] };
+  values.forEach((entry, index) => {
+    const path = `custom_fields[${index}]`;
+    const field = fields.get(entry.field_id);
+    if (!field) {
+      problems.push({
+        path: `${path}.field_id`,
+        message: `no custom field ${entry.field_id} on this task's board`,
+      });
+      return;
+    }
+    if (seen.has(field.id)) {
+      problems.push({ path: `${path}.field_id`, message: `field ${field.id} is sent twice` });
+      return;
+    }
+    seen.add(field.id);
+    if (field.ai) {
+      problems.push({
+        path: `${path}.field_id`,
+        message: `field ${field.id} is managed by the AI and is read-only`,
+      });
+      return;
+    }
+    const value = entry.value;
+    if (value === null || (Array.isArray(value) && value.length === 0)) {
+      changes.cleared.push(field.id);
+      return;
+    }
+    const problem = valueProblem(field, value);
+    if (problem) {
+      problems.push({ path: `${path}.value`, message: problem });
+      return;
+    }
+    const stored = Array.isArray(value) ? [...new Set(value)] : value;
+    changes.set.push({ field_id: field.id, value: JSON.stringify(stored) });
+  });
+  if (problems.length > 0) {
+    const summary = problems.map((problem) => `${problem.path}: ${problem.message}`).join('; ');
+    throw new ServiceError('validation_error', `invalid custom_fields: ${summary}`, problems);
+  }
+  return changes;
+}

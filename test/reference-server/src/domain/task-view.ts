@@ -1,0 +1,194 @@
+// Database rows → the v2 Task and the v1 Item. A page of tasks costs three queries whatever its size:
+// the tasks with their assignee in one join (their list and board are known from the access check),
+// then the linked threads and the custom values of every task on the page, one query each.
+import type { CustomFieldValue, Task, V1Item } from '@threadwork/shared/schemas';
+import type { Executor } from '../db/database.ts';
+
+/** Tasks with their assignee: all a view needs besides where the task is. Add `where`, `orderBy`, `limit`. */
+export function selectTasks(db: Executor) {
+  return db
+    .selectFrom('tasks')
+    .leftJoin('users as assignee', 'assignee.id', 'tasks.assignee_id')
+    .select([
+      'tasks.id',
+      'tasks.list_id',
+      'tasks.title',
+      'tasks.content_type',
+      'tasks.notes',
+      'tasks.shade',
+      'tasks.completed',
+      'tasks.due_at',
+      'tasks.created_at',
+      'tasks.assignee_id',
+      'tasks.contact_id',
+      'tasks.deal_value',
+      'tasks.deal_source',
+      'tasks.deal_close_date',
+      'tasks.deal_loss_reason',
+      'tasks.archived_at',
+      'tasks.position',
+      'tasks.first_thread_title',
+      'tasks.first_thread_received_at',
+      'tasks.first_thread_from',
+      'assignee.display_name as assignee_name',
+      'assignee.email as assignee_email',
+    ]);
+}
+
+/** Where a task is, as its view shows it. */
+export interface TaskPlace {
+  list_name: string;
+  board_id: string;
+  board_name: string;
+}
+
+export type TaskRow = Awaited<ReturnType<ReturnType<typeof selectTasks>['executeTakeFirstOrThrow']>> &
+  TaskPlace;
+
+/** Tasks with their list and board too, for a task whose place is not known yet. */
+export function selectPlacedTasks(db: Executor) {
+  return selectTasks(db)
+    .innerJoin('lists', 'lists.id', 'tasks.list_id')
+    .innerJoin('boards', 'boards.id', 'lists.board_id')
+    .select([
+      'lists.name as list_name',
+      'lists.board_id',
+      'boards.name as board_name',
+      'boards.board_type',
+      'boards.team_id',
+      'boards.owner_id',
+    ]);
+}
+
+export interface TaskDetails {
+  /** Linked thread ids per task, in link order. */
+  threadIds: ReadonlyMap<string, string[]>;
+  /** Stored custom values per task, in the board's field order. */
+  customFields: ReadonlyMap<string, CustomFieldValue[]>;
+}
+
+const NO_DETAILS: TaskDetails = { threadIds: new Map(), customFields: new Map() };
+
+function groupBy<Row extends { task_id: string }, Value>(
+  rows: readonly Row[],
+  pick: (row: Row) => Value,
+): Map<string, Value[]> {
+  const groups = new Map<string, Value[]>();
+  for (const row of rows) {
+    const group = groups.get(row.task_id);
+    if (group) group.push(pick(row));
+    else groups.set(row.task_id, [pick(row)]);
+  }
+  return groups;
+}
+
+/** Threads and custom values of many tasks: two queries, whatever the number of tasks. */
+export async function loadTaskDetails(db: Executor, taskIds: readonly string[]): Promise<TaskDetails> {
+  if (taskIds.length === 0) return NO_DETAILS;
+  const ids = [...taskIds];
+  const [threads, values] = await Promise.all([
+    db
+      .selectFrom('task_threads')
+      .select(['task_id', 'thread_id'])
+      .where('task_id', 'in', ids)
+      .orderBy('task_id')
+      .orderBy('position')
+      .execute(),
+    db
+      .selectFrom('task_custom_values')
+      .innerJoin('custom_fields', 'custom_fields.id', 'task_custom_values.field_id')
+      .select(['task_custom_values.task_id', 'task_custom_values.field_id', 'task_custom_values.value'])
+      .where('task_custom_values.task_id', 'in', ids)
+      .orderBy('task_custom_values.task_id')
+      .orderBy('custom_fields.position')
+      .orderBy('custom_fields.id')
+      .execute(),
+  ]);
+  return {
+    threadIds: groupBy(threads, (row) => row.thread_id),
+    customFields: groupBy(values, (row) => ({
+      field_id: row.field_id,
+      value: JSON.parse(row.value) as unknown,
+    })),
+  };
+}
+
+/** The v2 Task of one row. Deal and contact belong to sale cards only. */
+export function toTask(row: TaskRow, details: TaskDetails): Task {
+  const sale = row.content_type === 'sale';
+  const hasFirstThread =
+    row.first_thread_title !== null ||
+    row.first_thread_received_at !== null ||
+    row.first_thread_from !== null;
+  return {
+    id: row.id,
+    content_type: row.content_type,
+    title: row.title,
+    notes: row.notes,
+    board_id: row.board_id,
+    board_name: row.board_name,
+    list_id: row.list_id,
+    list_name: row.list_name,
+    completed: Boolean(row.completed),
+    shade: row.shade || 'none',
+    custom_fields: details.customFields.get(row.id) ?? [],
+    due_at: row.due_at,
+    created_at: row.created_at,
+    thread_ids: details.threadIds.get(row.id) ?? [],
+    contact_id: sale ? row.contact_id : null,
+    deal: sale
+      ? {
+          value: row.deal_value === null ? null : Number(row.deal_value),
+          source: row.deal_source,
+          close_date: row.deal_close_date,
+          loss_reason: row.deal_loss_reason,
+        }
+      : null,
+    assignee: row.assignee_email === null ? null : { name: row.assignee_name, email: row.assignee_email },
+    first_thread: hasFirstThread
+      ? {
+          title: row.first_thread_title,
+          received_at: row.first_thread_received_at,
+          from: row.first_thread_from,
+        }
+      : null,
+  };
+}
+
+/** Tasks of many rows, in row order, with their details loaded in two queries. */
+export async function toTasks(db: Executor, rows: readonly TaskRow[]): Promise<Task[]> {
+  const details = await loadTaskDetails(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => toTask(row, details));
+}
+
+const utc = (value: string) => new Date(value).toISOString();
+
+/** The v1 Item (also every v1 hook's body) of a v2 Task: same data, legacy names, UTC timestamps. */
+export function toV1Item(task: Task): V1Item {
+  const assignee = task.assignee;
+  return {
+    id: task.id,
+    title: task.title,
+    boardName: task.board_name ?? '',
+    boardId: task.board_id ?? '',
+    listName: task.list_name ?? '',
+    listId: task.list_id ?? '',
+    dateCreated: task.created_at === null ? '' : utc(task.created_at),
+    dueDate: task.due_at === null ? null : utc(task.due_at),
+    notes: task.notes,
+    firstThread: task.first_thread
+      ? {
+          title: task.first_thread.title,
+          received: task.first_thread.received_at === null ? null : utc(task.first_thread.received_at),
+          from: task.first_thread.from,
+        }
+      : null,
+    completed: task.completed,
+    // A user without a display name is shown by email rather than as unassigned.
+    assignedTo: assignee ? (assignee.name ?? assignee.email ?? '') : '',
+    assignedToEmail: assignee?.email ?? '',
+  };
+}
