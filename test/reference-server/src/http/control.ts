@@ -1,0 +1,43 @@
+// `/_control`: test-only endpoints that act as the outside world (here: mail arriving at a mailbox).
+// Registered only with --test-control; without it every path here is an ordinary 404. No auth: the
+// flag is for tests and local runs on loopback.
+import { DateTime, HexId, NonEmptyString } from '@threadwork/shared/schemas';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { receiveInboundMessage } from '../domain/mailbox/index.ts';
+import { runInTransaction } from '../domain/transaction.ts';
+import { parseRequest } from './validate.ts';
+
+// The EmailMessage fields a sender controls; the server fills in ids, snippet and unread. Strict, so a
+// misspelt field is reported rather than ignored. `attachment_count` lets tests exercise has:attachment.
+const Address = z.strictObject({
+  email: z.email({ message: 'must be an email address' }),
+  name: z.string().nullable().default(null),
+});
+
+export const InboundMessageRequest = z.strictObject({
+  mailbox: z.email({ message: 'must be an email address' }),
+  thread_id: HexId.optional(),
+  message: z.strictObject({
+    from: Address,
+    to: z.array(Address).optional(),
+    cc: z.array(Address).optional(),
+    subject: z.string().nullable().optional(),
+    date: DateTime.nullable().optional(),
+    body_text: z.string().nullable().optional(),
+    body_html: z.string().nullable().optional(),
+    labels: z.array(NonEmptyString).optional(),
+    attachment_count: z.number().int().min(0).optional(),
+  }),
+});
+
+export async function controlRoutes(app: FastifyInstance): Promise<void> {
+  if (!app.ctx.options.testControl) return;
+
+  // Answers the bare `{ thread_id, message_id }` (DESIGN.md), not the v2 envelope.
+  app.post('/_control/inbound-message', async (request, reply) => {
+    const input = parseRequest(InboundMessageRequest, request.body, 'body');
+    const created = await runInTransaction(app.ctx, (tx) => receiveInboundMessage(tx, input, app.ctx.now()));
+    return reply.code(200).send(created);
+  });
+}
