@@ -1,0 +1,45 @@
+// The one way a state change is written: one transaction holding the change and its events, and,
+// once it has committed, a nudge to the delivery worker so the events leave at once.
+import type { Kysely } from 'kysely';
+import type { Executor } from '../db/database.ts';
+import type { Database } from '../db/schema.ts';
+import type { ResolvedServerOptions } from '../options.ts';
+
+/** The delivery worker as the domain sees it: told when the outbox has something new. */
+export interface Outbox {
+  wake(): void;
+}
+
+export interface DomainContext {
+  db: Kysely<Database>;
+  /** The injectable clock: read the time only through this. */
+  now(): Date;
+  outbox: Outbox;
+  options: ResolvedServerOptions;
+}
+
+// Transactions that wrote to the outbox; weak, so a finished transaction is simply forgotten.
+const outboxWrites = new WeakSet<Executor>();
+
+/** Called by the events module whenever it enqueues a delivery inside `tx`. */
+export function noteOutboxWrite(tx: Executor): void {
+  outboxWrites.add(tx);
+}
+
+/**
+ * Runs `work` in one transaction. After a successful commit, wakes the delivery worker if `work`
+ * recorded an event; a rollback wakes nothing, so no delivery of an unwritten change can leave.
+ */
+export async function runInTransaction<T>(
+  ctx: DomainContext,
+  work: (tx: Executor) => Promise<T>,
+): Promise<T> {
+  let wroteOutbox = false;
+  const result = await ctx.db.transaction().execute(async (tx) => {
+    const value = await work(tx);
+    wroteOutbox = outboxWrites.has(tx);
+    return value;
+  });
+  if (wroteOutbox) ctx.outbox.wake();
+  return result;
+}

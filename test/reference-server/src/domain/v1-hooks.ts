@@ -1,0 +1,77 @@
+// v1 hook subscriptions (REST hooks of the automation platform): subscribe to one action on one list or
+// board, unsubscribe by id. Deliveries go through the same outbox and worker as v2 webhooks.
+
+import { randomBytes } from 'node:crypto';
+import {
+  V1_ACTION_TARGETS,
+  type V1Object,
+  type V1SubscribeRequest,
+  type V1Subscription,
+} from '@threadwork/shared/schemas';
+import type { Executor } from '../db/database.ts';
+import type { V1HookSubscriptionsTable } from '../db/schema.ts';
+import { requireBoard, requireList } from './access.ts';
+import { invalidField, notFound } from './errors.ts';
+import { checkTargetUrl, type WebhookTargetOptions } from './webhooks.ts';
+
+function present(row: V1HookSubscriptionsTable): V1Subscription {
+  return {
+    id: row.id,
+    action: row.action,
+    entityId: row.entity_id,
+    webhookURL: row.webhook_url,
+    apiService: row.api_service,
+  };
+}
+
+/**
+ * Subscribes the user to `input.action` on `object`. The action must belong to the object
+ * (V1_ACTION_TARGETS), the URL must pass the webhook target rule, and the entity (a list or a board,
+ * per the action) must be one the user can see.
+ */
+export async function subscribeV1(
+  db: Executor,
+  userId: string,
+  object: V1Object,
+  input: V1SubscribeRequest,
+  options: WebhookTargetOptions,
+  now: Date,
+): Promise<V1Subscription> {
+  const target = V1_ACTION_TARGETS[input.action];
+  if (target.object !== object) {
+    throw invalidField('action', `${input.action} is subscribed on ${target.object}, not on ${object}`);
+  }
+  checkTargetUrl(input.webhookURL, options, 'webhookURL');
+  if (target.entity === 'list') await requireList(db, userId, input.entityId);
+  else await requireBoard(db, userId, input.entityId);
+  const row: V1HookSubscriptionsTable = {
+    // v1 ids are 24 hex digits, like the legacy service's.
+    id: randomBytes(12).toString('hex'),
+    user_id: userId,
+    action: input.action,
+    entity_id: input.entityId,
+    webhook_url: input.webhookURL,
+    api_service: input.apiService ?? null,
+    failing_since: null,
+    created_at: now.toISOString(),
+  };
+  await db.insertInto('v1_hook_subscriptions').values(row).execute();
+  return present(row);
+}
+
+/** Cancels the user's subscription; deliveries still owed to it are marked failed. 404 if unknown. */
+export async function unsubscribeV1(db: Executor, userId: string, subscriptionId: string): Promise<void> {
+  const deleted = await db
+    .deleteFrom('v1_hook_subscriptions')
+    .where('id', '=', subscriptionId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  if (Number(deleted.numDeletedRows) === 0) throw notFound('subscription', subscriptionId);
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'failed', next_attempt_at: null })
+    .where('kind', '=', 'v1')
+    .where('subscription_id', '=', subscriptionId)
+    .where('status', '=', 'pending')
+    .execute();
+}

@@ -1,0 +1,388 @@
+// v2 webhook subscriptions: create, read, update, delete, rotate the signing secret, send a test event,
+// read the delivery log and replay a delivery. A subscription belongs to the user whose key created it;
+// any other user gets 404 for it.
+import type {
+  CreatedWebhookSubscription,
+  CreateWebhookRequest,
+  DeliveryAttempt,
+  ListDeliveriesQuery,
+  RotatedSecret,
+  UpdateWebhookRequest,
+  WebhookDelivery,
+  WebhookFilters,
+  WebhookSubscription,
+} from '@threadwork/shared/schemas';
+import type { Executor } from '../db/database.ts';
+import type { WebhookDeliveriesTable, WebhookSubscriptionsTable } from '../db/schema.ts';
+import { invalidField, notFound } from './errors.ts';
+import { enqueueDelivery, recordTestEvent } from './events.ts';
+import { newId } from './ids.ts';
+import { decodeCursor, encodeCursor, type Page, type PageRequest, paginate } from './pagination.ts';
+import { newSecret } from './secrets.ts';
+
+/** How long a rotated-out secret keeps signing deliveries. */
+export const PREVIOUS_SECRET_TTL_MS = 24 * 60 * 60 * 1000;
+
+export interface WebhookTargetOptions {
+  /** `--allow-insecure-webhooks`: accept `http://` targets on loopback hosts. */
+  allowInsecureWebhooks: boolean;
+}
+
+/** 127.0.0.0/8, localhost and [::1]: the only hosts an `http://` target may name. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  if (host === 'localhost' || host === '[::1]') return true;
+  const octets = host.split('.');
+  return (
+    octets.length === 4 &&
+    octets[0] === '127' &&
+    octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255)
+  );
+}
+
+/**
+ * A webhook target must be https; http only for a loopback host and only with
+ * `--allow-insecure-webhooks`. Otherwise 400 validation_error naming `path`. Used by v2 and v1 alike.
+ */
+export function checkTargetUrl(url: string, options: WebhookTargetOptions, path: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw invalidField(path, 'must be an absolute https URL');
+  }
+  if (parsed.protocol === 'https:') return;
+  if (parsed.protocol !== 'http:') throw invalidField(path, 'must be an https URL');
+  if (!options.allowInsecureWebhooks) {
+    throw invalidField(
+      path,
+      'must be an https URL (http is accepted only for loopback hosts with --allow-insecure-webhooks)',
+    );
+  }
+  if (!isLoopbackHost(parsed.hostname)) {
+    throw invalidField(
+      path,
+      'must be an https URL; http is accepted only for loopback hosts (127.0.0.0/8, localhost, [::1])',
+    );
+  }
+}
+
+export interface SigningSecret {
+  secret: string;
+  /** Null for the current secret; set when it was rotated out. */
+  expires_at: string | null;
+}
+
+export function parseSecrets(text: string): SigningSecret[] {
+  return JSON.parse(text) as SigningSecret[];
+}
+
+/** The secrets that sign a delivery at `at`: the current one first, then rotated-out ones still valid. */
+export function activeSecrets(secrets: readonly SigningSecret[], at: Date): string[] {
+  const now = at.toISOString();
+  return secrets
+    .filter((entry) => entry.expires_at === null || entry.expires_at > now)
+    .map((entry) => entry.secret);
+}
+
+type SubscriptionRow = WebhookSubscriptionsTable;
+
+function present(row: SubscriptionRow): WebhookSubscription {
+  return {
+    id: row.id,
+    target_url: row.target_url,
+    events: JSON.parse(row.events) as string[],
+    status: row.status,
+    filters: row.filters === null ? null : (JSON.parse(row.filters) as WebhookFilters),
+    created_at: row.created_at,
+    disabled_reason: row.disabled_reason,
+  };
+}
+
+async function findOwned(db: Executor, userId: string, id: string): Promise<SubscriptionRow> {
+  const row = await db
+    .selectFrom('webhook_subscriptions')
+    .selectAll()
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  if (!row) throw notFound('webhook subscription', id);
+  return row;
+}
+
+export async function createSubscription(
+  db: Executor,
+  userId: string,
+  input: CreateWebhookRequest,
+  options: WebhookTargetOptions,
+  now: Date,
+): Promise<CreatedWebhookSubscription> {
+  checkTargetUrl(input.target_url, options, 'target_url');
+  const secret = newSecret('whsec_');
+  const row: SubscriptionRow = {
+    id: newId('wh'),
+    user_id: userId,
+    target_url: input.target_url,
+    events: JSON.stringify([...new Set(input.events)]),
+    filters: JSON.stringify(input.filters ?? { scope: 'tasked' }),
+    status: 'active',
+    disabled_reason: null,
+    secrets: JSON.stringify([{ secret, expires_at: null }] satisfies SigningSecret[]),
+    failing_since: null,
+    created_at: now.toISOString(),
+  };
+  await db.insertInto('webhook_subscriptions').values(row).execute();
+  return { ...present(row), secret };
+}
+
+/** The user's own subscriptions, oldest first. */
+export async function listSubscriptions(
+  db: Executor,
+  userId: string,
+  page: PageRequest,
+): Promise<Page<WebhookSubscription>> {
+  const result = await paginate(
+    page,
+    ['created_at', 'id'],
+    (after, take) => {
+      let query = db.selectFrom('webhook_subscriptions').selectAll().where('user_id', '=', userId);
+      if (after) query = query.where(after);
+      return query.orderBy('created_at').orderBy('id').limit(take).execute();
+    },
+    (row) => [row.created_at, row.id],
+  );
+  return { items: result.items.map(present), pagination: result.pagination };
+}
+
+export async function getSubscription(
+  db: Executor,
+  userId: string,
+  id: string,
+): Promise<WebhookSubscription> {
+  return present(await findOwned(db, userId, id));
+}
+
+/**
+ * Applies an UpdateWebhookRequest. Re-enabling (status active) clears the failure streak and the
+ * disabled reason; disabling by hand records the reason `manual`.
+ */
+export async function updateSubscription(
+  db: Executor,
+  userId: string,
+  id: string,
+  patch: UpdateWebhookRequest,
+  options: WebhookTargetOptions,
+): Promise<WebhookSubscription> {
+  const row = await findOwned(db, userId, id);
+  const changes: Partial<SubscriptionRow> = {};
+  if (patch.target_url !== undefined) {
+    checkTargetUrl(patch.target_url, options, 'target_url');
+    changes.target_url = patch.target_url;
+  }
+  if (patch.events !== undefined) changes.events = JSON.stringify([...new Set(patch.events)]);
+  if (patch.filters !== undefined)
+    changes.filters = patch.filters === null ? null : JSON.stringify(patch.filters);
+  if (patch.status === 'active') {
+    Object.assign(changes, { status: 'active', disabled_reason: null, failing_since: null });
+  } else if (patch.status === 'disabled') {
+    Object.assign(changes, { status: 'disabled', disabled_reason: 'manual' });
+  }
+  await db.updateTable('webhook_subscriptions').set(changes).where('id', '=', row.id).execute();
+  return present({ ...row, ...changes });
+}
+
+/** Deletes the subscription; deliveries still owed to it are marked failed (kept in the log). */
+export async function deleteSubscription(
+  db: Executor,
+  userId: string,
+  id: string,
+): Promise<{ id: string; deleted: true }> {
+  const row = await findOwned(db, userId, id);
+  await db.deleteFrom('webhook_subscriptions').where('id', '=', row.id).execute();
+  await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'failed', next_attempt_at: null })
+    .where('kind', '=', 'v2')
+    .where('subscription_id', '=', row.id)
+    .where('status', '=', 'pending')
+    .execute();
+  return { id: row.id, deleted: true };
+}
+
+/** A new current secret; the previous one keeps signing (beside it) for 24 hours. */
+export async function rotateSecret(
+  db: Executor,
+  userId: string,
+  id: string,
+  now: Date,
+): Promise<RotatedSecret> {
+  const row = await findOwned(db, userId, id);
+  const expiresAt = new Date(now.getTime() + PREVIOUS_SECRET_TTL_MS).toISOString();
+  const stillValid = parseSecrets(row.secrets).filter(
+    (entry) => entry.expires_at === null || entry.expires_at > now.toISOString(),
+  );
+  const secret = newSecret('whsec_');
+  const secrets: SigningSecret[] = [
+    { secret, expires_at: null },
+    ...stillValid.map((entry) => ({ secret: entry.secret, expires_at: entry.expires_at ?? expiresAt })),
+  ];
+  await db
+    .updateTable('webhook_subscriptions')
+    .set({ secrets: JSON.stringify(secrets) })
+    .where('id', '=', row.id)
+    .execute();
+  return { id: row.id, secret, previous_secret_expires_at: expiresAt };
+}
+
+/** Queues a `webhook.test` event for this subscription alone and answers its delivery. */
+export async function sendTestEvent(
+  tx: Executor,
+  userId: string,
+  id: string,
+  now: Date,
+): Promise<WebhookDelivery> {
+  const row = await findOwned(tx, userId, id);
+  const deliveryId = await recordTestEvent(tx, { id: row.id, userId }, now);
+  return getDelivery(tx, deliveryId);
+}
+
+/** A new delivery of the same event (the same bytes: the body is built from the event) to the same subscription, due now. */
+export async function replayDelivery(
+  tx: Executor,
+  userId: string,
+  deliveryId: string,
+  now: Date,
+): Promise<WebhookDelivery> {
+  const original = await tx
+    .selectFrom('webhook_deliveries')
+    .innerJoin('webhook_subscriptions', 'webhook_subscriptions.id', 'webhook_deliveries.subscription_id')
+    .select([
+      'webhook_deliveries.subscription_id',
+      'webhook_deliveries.event_id',
+      'webhook_deliveries.event_type',
+    ])
+    .where('webhook_deliveries.id', '=', deliveryId)
+    .where('webhook_deliveries.kind', '=', 'v2')
+    .where('webhook_subscriptions.user_id', '=', userId)
+    .executeTakeFirst();
+  if (!original) throw notFound('webhook delivery', deliveryId);
+  const id = await enqueueDelivery(
+    tx,
+    {
+      kind: 'v2',
+      subscriptionId: original.subscription_id,
+      eventId: original.event_id,
+      eventType: original.event_type,
+      suppressed: false,
+      manual: true,
+    },
+    now,
+  );
+  return getDelivery(tx, id);
+}
+
+type DeliveryRow = Pick<
+  WebhookDeliveriesTable,
+  | 'id'
+  | 'subscription_id'
+  | 'event_id'
+  | 'event_type'
+  | 'status'
+  | 'attempt_count'
+  | 'next_attempt_at'
+  | 'created_at'
+> & { seq: number };
+
+const DELIVERY_COLUMNS = [
+  'seq',
+  'id',
+  'subscription_id',
+  'event_id',
+  'event_type',
+  'status',
+  'attempt_count',
+  'next_attempt_at',
+  'created_at',
+] as const;
+
+async function withAttempts(db: Executor, rows: DeliveryRow[]): Promise<WebhookDelivery[]> {
+  if (rows.length === 0) return [];
+  const attempts = await db
+    .selectFrom('webhook_delivery_attempts')
+    .selectAll()
+    .where(
+      'delivery_id',
+      'in',
+      rows.map((row) => row.id),
+    )
+    .orderBy('delivery_id')
+    .orderBy('number')
+    .execute();
+  const byDelivery = new Map<string, DeliveryAttempt[]>();
+  for (const attempt of attempts) {
+    const list = byDelivery.get(attempt.delivery_id) ?? [];
+    list.push({
+      attempted_at: attempt.attempted_at,
+      outcome: attempt.outcome,
+      status_code: attempt.status_code,
+      duration_ms: attempt.duration_ms,
+      error: attempt.error,
+    });
+    byDelivery.set(attempt.delivery_id, list);
+  }
+  return rows.map((row) => ({
+    id: row.id,
+    subscription_id: row.subscription_id,
+    event_id: row.event_id,
+    event_type: row.event_type,
+    status: row.status,
+    attempt_count: row.attempt_count,
+    next_attempt_at: row.next_attempt_at,
+    created_at: row.created_at,
+    attempts: byDelivery.get(row.id) ?? [],
+  }));
+}
+
+async function getDelivery(db: Executor, id: string): Promise<WebhookDelivery> {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select(DELIVERY_COLUMNS)
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  const [delivery] = await withAttempts(db, [row]);
+  return delivery!;
+}
+
+/** The subscription's delivery log, newest first, optionally of one status. */
+export async function listDeliveries(
+  db: Executor,
+  userId: string,
+  subscriptionId: string,
+  query: ListDeliveriesQuery,
+): Promise<Page<WebhookDelivery>> {
+  const subscription = await findOwned(db, userId, subscriptionId);
+  const limit = query.limit;
+  // Newest first is descending seq, which the ascending keyset helper does not cover.
+  const before = query.cursor ? decodeCursor(query.cursor, 1)[0] : null;
+  if (before !== null && typeof before !== 'number') {
+    throw invalidField('cursor', 'not a cursor this server issued');
+  }
+  let select = db
+    .selectFrom('webhook_deliveries')
+    .select(DELIVERY_COLUMNS)
+    .where('kind', '=', 'v2')
+    .where('subscription_id', '=', subscription.id);
+  if (query.status) select = select.where('status', '=', query.status);
+  if (before !== null) select = select.where('seq', '<', before);
+  const rows = await select
+    .orderBy('seq', 'desc')
+    .limit(limit + 1)
+    .execute();
+  const hasMore = rows.length > limit;
+  const items = hasMore ? rows.slice(0, limit) : rows;
+  const last = items.at(-1);
+  return {
+    items: await withAttempts(db, items),
+    pagination: { next_cursor: hasMore && last ? encodeCursor([last.seq]) : null, has_more: hasMore, limit },
+  };
+}

@@ -1,0 +1,30 @@
+// v1 REST hooks: POST /{object}/subscribe answers the Subscription; POST /{object}/unsubscribe answers
+// 200 with no body. Answers are bare (no envelope); errors use the common error body.
+import { V1_OBJECTS, V1SubscribeRequest, V1UnsubscribeRequest } from '@threadwork/shared/schemas';
+import type { FastifyInstance } from 'fastify';
+import { runInTransaction } from '../../domain/transaction.ts';
+import { subscribeV1, unsubscribeV1 } from '../../domain/v1-hooks.ts';
+import { v1Guard } from '../guards.ts';
+import { principalOf } from '../request-state.ts';
+import { parseRequest } from '../validate.ts';
+
+export async function v1SubscriptionRoutes(app: FastifyInstance): Promise<void> {
+  for (const object of V1_OBJECTS) {
+    app.post(`/${object}/subscribe`, { preHandler: v1Guard() }, async (request, reply) => {
+      const input = parseRequest(V1SubscribeRequest, request.body, 'body');
+      const userId = principalOf(request).userId;
+      const options = { allowInsecureWebhooks: app.ctx.options.allowInsecureWebhooks };
+      const subscription = await runInTransaction(app.ctx, (tx) =>
+        subscribeV1(tx, userId, object, input, options, app.ctx.now()),
+      );
+      return reply.code(200).send(subscription);
+    });
+
+    app.post(`/${object}/unsubscribe`, { preHandler: v1Guard() }, async (request, reply) => {
+      const { subscriptionId } = parseRequest(V1UnsubscribeRequest, request.body, 'body');
+      const userId = principalOf(request).userId;
+      await runInTransaction(app.ctx, (tx) => unsubscribeV1(tx, userId, subscriptionId));
+      return reply.code(200).send();
+    });
+  }
+}

@@ -1,0 +1,100 @@
+import {
+  CreateWebhookRequest,
+  ListDeliveriesQuery,
+  PaginationQuery,
+  UpdateWebhookRequest,
+} from '@threadwork/shared/schemas';
+import type { FastifyInstance } from 'fastify';
+import { runInTransaction } from '../../domain/transaction.ts';
+import {
+  createSubscription,
+  deleteSubscription,
+  getSubscription,
+  listDeliveries,
+  listSubscriptions,
+  replayDelivery,
+  rotateSecret,
+  sendTestEvent,
+  updateSubscription,
+} from '../../domain/webhooks.ts';
+import { ok } from '../envelope.ts';
+import { v2Guard } from '../guards.ts';
+import { principalOf } from '../request-state.ts';
+import { parseRequest } from '../validate.ts';
+
+type ById = { Params: { id: string } };
+
+export async function webhookRoutes(app: FastifyInstance): Promise<void> {
+  const guard = v2Guard('webhooks.manage');
+  const targetOptions = () => ({ allowInsecureWebhooks: app.ctx.options.allowInsecureWebhooks });
+
+  app.post('/webhooks/subscriptions', { preHandler: guard }, async (request, reply) => {
+    const input = parseRequest(CreateWebhookRequest, request.body, 'body');
+    const userId = principalOf(request).userId;
+    const created = await runInTransaction(app.ctx, (tx) =>
+      createSubscription(tx, userId, input, targetOptions(), app.ctx.now()),
+    );
+    return ok(reply, created);
+  });
+
+  app.get('/webhooks/subscriptions', { preHandler: guard }, async (request, reply) => {
+    const page = parseRequest(PaginationQuery, request.query, 'query');
+    const result = await listSubscriptions(app.ctx.db, principalOf(request).userId, page);
+    return ok(reply, result.items, result.pagination);
+  });
+
+  app.get<ById>('/webhooks/subscriptions/:id', { preHandler: guard }, async (request, reply) =>
+    ok(reply, await getSubscription(app.ctx.db, principalOf(request).userId, request.params.id)),
+  );
+
+  app.patch<ById>('/webhooks/subscriptions/:id', { preHandler: guard }, async (request, reply) => {
+    const patch = parseRequest(UpdateWebhookRequest, request.body, 'body');
+    const userId = principalOf(request).userId;
+    const updated = await runInTransaction(app.ctx, (tx) =>
+      updateSubscription(tx, userId, request.params.id, patch, targetOptions()),
+    );
+    return ok(reply, updated);
+  });
+
+  app.delete<ById>('/webhooks/subscriptions/:id', { preHandler: guard }, async (request, reply) => {
+    const userId = principalOf(request).userId;
+    const deleted = await runInTransaction(app.ctx, (tx) =>
+      deleteSubscription(tx, userId, request.params.id),
+    );
+    return ok(reply, deleted);
+  });
+
+  app.post<ById>('/webhooks/subscriptions/:id/test', { preHandler: guard }, async (request, reply) => {
+    const userId = principalOf(request).userId;
+    const delivery = await runInTransaction(app.ctx, (tx) =>
+      sendTestEvent(tx, userId, request.params.id, app.ctx.now()),
+    );
+    return ok(reply, delivery);
+  });
+
+  app.post<ById>(
+    '/webhooks/subscriptions/:id/rotate-secret',
+    { preHandler: guard },
+    async (request, reply) => {
+      const userId = principalOf(request).userId;
+      const rotated = await runInTransaction(app.ctx, (tx) =>
+        rotateSecret(tx, userId, request.params.id, app.ctx.now()),
+      );
+      return ok(reply, rotated);
+    },
+  );
+
+  app.get<ById>('/webhooks/subscriptions/:id/deliveries', { preHandler: guard }, async (request, reply) => {
+    const query = parseRequest(ListDeliveriesQuery, request.query, 'query');
+    const result = await listDeliveries(app.ctx.db, principalOf(request).userId, request.params.id, query);
+    return ok(reply, result.items, result.pagination);
+  });
+
+  app.post<ById>('/webhooks/deliveries/:id/replay', { preHandler: guard }, async (request, reply) => {
+    const userId = principalOf(request).userId;
+    const delivery = await runInTransaction(app.ctx, (tx) =>
+      replayDelivery(tx, userId, request.params.id, app.ctx.now()),
+    );
+    return ok(reply, delivery);
+  });
+}
