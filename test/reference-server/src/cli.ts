@@ -138,4 +138,8 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+// No top-level await: the start command runs this file bundled as CommonJS (see bin/server.mjs).
+main().catch((error: unknown) => {
+  process.stderr.write(`threadwork server: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
