@@ -136,15 +136,8 @@ export const ReplyRequest = z
   });
 export type ReplyRequest = z.infer<typeof ReplyRequest>;
 
-export const SendEmailRequest = z.strictObject({
-  to: AddressList.min(1, { message: 'at least one recipient is required' }),
-  subject: z.string(),
-  body: z.string(),
-  cc: AddressList.optional(),
-  bcc: AddressList.optional(),
-  is_html: z.boolean().default(true),
-  thread_id: HexId.optional(),
-});
+/** A new message: the fields of a new draft, optionally sent on an existing thread. */
+export const SendEmailRequest = CreateNewDraftRequest.extend({ thread_id: HexId.optional() });
 export type SendEmailRequest = z.infer<typeof SendEmailRequest>;
 
 export const ReadStateRequest = z.strictObject({ read: z.boolean() });
