@@ -14,6 +14,14 @@ export type { DialectName } from './migrations/columns.ts';
 /** A database handle or an open transaction: domain functions take either. */
 export type Executor = Kysely<Database> | Transaction<Database>;
 
+/**
+ * One object per database, the same for its handle and every transaction on it: the key of the
+ * in-process caches that must not leak between two databases served by one process (as in tests).
+ */
+export function databaseKey(executor: Executor): object {
+  return executor.getExecutor().adapter;
+}
+
 export interface DatabaseHandle {
   db: Kysely<Database>;
   dialect: DialectName;

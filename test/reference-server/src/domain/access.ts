@@ -1,6 +1,7 @@
 // Who may see what, and the one paid check every gated endpoint uses.
 import type { SubscriptionSummary } from '@threadwork/shared/schemas';
 import type { Executor } from '../db/database.ts';
+import { prepareQuery } from '../db/prepared.ts';
 import { notFound, ServiceError } from './errors.ts';
 
 const PAID_STATUSES: ReadonlySet<string> = new Set([
@@ -82,52 +83,85 @@ export async function requirePaidTeam(db: Executor, userId: string, teamId: stri
   return team;
 }
 
-/**
- * A board the user may see: a team board of one of the user's teams, or the user's own personal board.
- * Team boards are gated on the team's subscription (402); a personal board has no team to gate on.
- */
-export async function requireBoard(db: Executor, userId: string, boardId: string): Promise<BoardAccess> {
-  const row = await db
+/** The board columns an access check answers, with the caller's membership and the team's plan. */
+const BOARD_COLUMNS = [
+  'boards.id',
+  'boards.team_id',
+  'boards.owner_id',
+  'boards.name',
+  'boards.board_type',
+  'boards.template',
+  'boards.created_at',
+  'team_members.user_id as member_id',
+  'subscriptions.plan',
+  'subscriptions.status',
+] as const;
+
+const selectBoardAccess = prepareQuery((db: Executor, userId: string, boardId: string) =>
+  db
     .selectFrom('boards')
     .leftJoin('team_members', (join) =>
       join.onRef('team_members.team_id', '=', 'boards.team_id').on('team_members.user_id', '=', userId),
     )
     .leftJoin('subscriptions', 'subscriptions.team_id', 'boards.team_id')
+    .select(BOARD_COLUMNS)
+    .where('boards.id', '=', boardId),
+);
+
+/** The list and its board's access columns, in one query. */
+const selectListAccess = prepareQuery((db: Executor, userId: string, listId: string) =>
+  db
+    .selectFrom('lists')
+    .innerJoin('boards', 'boards.id', 'lists.board_id')
+    .leftJoin('team_members', (join) =>
+      join.onRef('team_members.team_id', '=', 'boards.team_id').on('team_members.user_id', '=', userId),
+    )
+    .leftJoin('subscriptions', 'subscriptions.team_id', 'boards.team_id')
     .select([
-      'boards.id',
-      'boards.team_id',
-      'boards.owner_id',
-      'boards.name',
-      'boards.board_type',
-      'boards.template',
-      'boards.created_at',
-      'team_members.user_id as member_id',
-      'subscriptions.plan',
-      'subscriptions.status',
+      ...BOARD_COLUMNS,
+      'lists.id as list_id',
+      'lists.name as list_name',
+      'lists.position as list_position',
     ])
-    .where('boards.id', '=', boardId)
-    .executeTakeFirst();
-  const visible = row && (row.team_id === null ? row.owner_id === userId : row.member_id !== null);
-  if (!row || !visible) throw notFound('board', boardId);
-  const { member_id: _member, plan, status, ...board } = row;
-  const access = { ...board, subscription: subscriptionSummary({ plan, status }) };
+    .where('lists.id', '=', listId),
+);
+
+type BoardAccessRow = NonNullable<Awaited<ReturnType<typeof selectBoardAccess.executeTakeFirst>>>;
+
+/** The board of an access row if the user may see it (null otherwise); 402 when its team is unpaid. */
+function boardAccessOf(row: BoardAccessRow, userId: string): BoardAccess | null {
+  const visible = row.team_id === null ? row.owner_id === userId : row.member_id !== null;
+  if (!visible) return null;
+  const access: BoardAccess = {
+    id: row.id,
+    team_id: row.team_id,
+    owner_id: row.owner_id,
+    name: row.name,
+    board_type: row.board_type,
+    template: row.template,
+    created_at: row.created_at,
+    subscription: subscriptionSummary(row),
+  };
   if (access.team_id !== null) assertPaid(access.subscription, access.team_id);
   return access;
 }
 
-/** A list on a board the user may see (same gate as the board). */
+/**
+ * A board the user may see: a team board of one of the user's teams, or the user's own personal board.
+ * Team boards are gated on the team's subscription (402); a personal board has no team to gate on.
+ */
+export async function requireBoard(db: Executor, userId: string, boardId: string): Promise<BoardAccess> {
+  const row = await selectBoardAccess.executeTakeFirst(db, userId, boardId);
+  const board = row && boardAccessOf(row, userId);
+  if (!board) throw notFound('board', boardId);
+  return board;
+}
+
+/** A list on a board the user may see (same gate as the board). One query. */
 export async function requireList(db: Executor, userId: string, listId: string): Promise<ListAccess> {
-  const list = await db
-    .selectFrom('lists')
-    .select(['id', 'board_id', 'name', 'position'])
-    .where('id', '=', listId)
-    .executeTakeFirst();
-  if (!list) throw notFound('list', listId);
-  try {
-    return { ...list, board: await requireBoard(db, userId, list.board_id) };
-  } catch (error) {
-    // The board's id must not leak through a list id the caller cannot see.
-    if (error instanceof ServiceError && error.code === 'not_found') throw notFound('list', listId);
-    throw error;
-  }
+  const row = await selectListAccess.executeTakeFirst(db, userId, listId);
+  // The board's id must not leak through a list id the caller cannot see.
+  const board = row && boardAccessOf(row, userId);
+  if (!board) throw notFound('list', listId);
+  return { id: row.list_id, board_id: board.id, name: row.list_name, position: row.list_position, board };
 }

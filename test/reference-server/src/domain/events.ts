@@ -12,7 +12,8 @@ import {
   type V1Item,
   type WebhookFilters,
 } from '@threadwork/shared/schemas';
-import type { Executor } from '../db/database.ts';
+import { databaseKey, type Executor } from '../db/database.ts';
+import { prepareQuery } from '../db/prepared.ts';
 import { isPaid } from './access.ts';
 import { newId } from './ids.ts';
 import { noteOutboxWrite } from './transaction.ts';
@@ -38,6 +39,8 @@ export interface TaskChange {
   listId: string;
   /** `moved` only: the list the task left. */
   fromListId?: string;
+  /** The board's team (null for a personal board), when the caller knows it: saves a query. */
+  teamId?: string | null;
 }
 
 /** Which v1 actions each task event fires; which entity each action watches is V1_ACTION_TARGETS. */
@@ -112,6 +115,64 @@ export function eventBody(event: { id: string; type: string; created_at: string;
   return `{"id":${JSON.stringify(id)},"type":${JSON.stringify(type)},"created_at":${JSON.stringify(created_at)},"data":${event.data}}`;
 }
 
+// Whether any v2 subscription or v1 hook exists at all, per database: most changes have no one to
+// tell, and then the fan-out costs no query. Every write that creates or deletes a subscription calls
+// `subscriptionsChanged`, and so does a rolled-back transaction (see runInTransaction).
+interface Listeners {
+  v2: boolean;
+  v1: boolean;
+}
+const listenersByDatabase = new WeakMap<object, Listeners>();
+
+const selectListeners = prepareQuery((db: Executor) =>
+  db.selectNoFrom((eb) => [
+    eb.exists(eb.selectFrom('webhook_subscriptions').select('id')).as('v2'),
+    eb.exists(eb.selectFrom('v1_hook_subscriptions').select('id')).as('v1'),
+  ]),
+);
+
+/** Forgets whether subscriptions exist: call after creating or deleting a v2 subscription or v1 hook. */
+export function subscriptionsChanged(db: Executor): void {
+  listenersByDatabase.delete(databaseKey(db));
+}
+
+async function listeners(tx: Executor): Promise<Listeners> {
+  const key = databaseKey(tx);
+  let known = listenersByDatabase.get(key);
+  if (known === undefined) {
+    const row = await selectListeners.executeTakeFirst(tx);
+    known = { v2: Boolean(row?.v2), v1: Boolean(row?.v1) };
+    listenersByDatabase.set(key, known);
+  }
+  return known;
+}
+
+const insertEventRow = prepareQuery(
+  (
+    db: Executor,
+    id: string,
+    type: string,
+    createdAt: string,
+    teamId: string | null,
+    boardId: string | null,
+    listId: string | null,
+    taskId: string | null,
+    userId: string | null,
+    data: string,
+  ) =>
+    db.insertInto('events').values({
+      id,
+      type,
+      created_at: createdAt,
+      team_id: teamId,
+      board_id: boardId,
+      list_id: listId,
+      task_id: taskId,
+      user_id: userId,
+      data,
+    }),
+);
+
 async function insertEvent(
   tx: Executor,
   type: EventType,
@@ -120,21 +181,18 @@ async function insertEvent(
   at: Date,
 ): Promise<StoredEvent> {
   const id = newId('evt');
-  const createdAt = at.toISOString();
-  await tx
-    .insertInto('events')
-    .values({
-      id,
-      type,
-      created_at: createdAt,
-      team_id: refs.teamId ?? null,
-      board_id: refs.boardId ?? null,
-      list_id: refs.listId ?? null,
-      task_id: refs.taskId ?? null,
-      user_id: refs.userId ?? null,
-      data: JSON.stringify(data),
-    })
-    .execute();
+  await insertEventRow.executeWrite(
+    tx,
+    id,
+    type,
+    at.toISOString(),
+    refs.teamId ?? null,
+    refs.boardId ?? null,
+    refs.listId ?? null,
+    refs.taskId ?? null,
+    refs.userId ?? null,
+    JSON.stringify(data),
+  );
   return { id, type };
 }
 
@@ -244,13 +302,15 @@ export async function recordTaskEvent(tx: Executor, change: TaskChange, at: Date
     if (change.fromListId === undefined) throw new Error('a task.moved event needs fromListId');
     data = { task: change.task, from_list_id: change.fromListId, to_list_id: change.listId };
   }
-  const v2 = await v2SubscriptionsFor(tx, type);
-  const v1 = await v1HooksFor(tx, change);
-  const { teamId, viewers } = await boardAudience(
-    tx,
-    change.boardId,
-    [...v2, ...v1].map((subscription) => subscription.user_id),
-  );
+  const listening = await listeners(tx);
+  const v2 = listening.v2 ? await v2SubscriptionsFor(tx, type) : [];
+  const v1 = listening.v1 ? await v1HooksFor(tx, change) : [];
+  const candidates = [...v2, ...v1].map((subscription) => subscription.user_id);
+  // No one to tell: the audience is empty and the caller already knows the team.
+  const { teamId, viewers } =
+    candidates.length === 0 && change.teamId !== undefined
+      ? { teamId: change.teamId, viewers: new Set<string>() }
+      : await boardAudience(tx, change.boardId, candidates);
   const event = await insertEvent(
     tx,
     type,
@@ -307,7 +367,9 @@ export async function recordReplyReceived(
     { userId: input.userId },
     at,
   );
-  const subscriptions = await v2SubscriptionsFor(tx, 'thread.reply_received', input.userId);
+  const subscriptions = (await listeners(tx)).v2
+    ? await v2SubscriptionsFor(tx, 'thread.reply_received', input.userId)
+    : [];
   await enqueueDeliveries(
     tx,
     v2DeliveriesOf(

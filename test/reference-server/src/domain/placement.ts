@@ -5,6 +5,7 @@
 // (`position_index`) are counted among the tasks that are not archived.
 import type { Position } from '@threadwork/shared/schemas';
 import type { Executor } from '../db/database.ts';
+import { prepareQuery } from '../db/prepared.ts';
 import { requireList } from './access.ts';
 import { invalidField, notFound, ServiceError } from './errors.ts';
 
@@ -19,14 +20,23 @@ export interface Anchor {
   position: number;
 }
 
+// One aggregate per query: SQLite answers a lone min() or max() from the index without a scan.
+const topPosition = prepareQuery((db: Executor, listId: string) =>
+  db
+    .selectFrom('tasks')
+    .select((eb) => eb.fn.min('position').as('position'))
+    .where('list_id', '=', listId),
+);
+const bottomPosition = prepareQuery((db: Executor, listId: string) =>
+  db
+    .selectFrom('tasks')
+    .select((eb) => eb.fn.max('position').as('position'))
+    .where('list_id', '=', listId),
+);
+
 /** The slot above every task of the list (`top`) or below every one (`bottom`): one index probe. */
 export async function edgePosition(db: Executor, listId: string, edge: Position): Promise<number> {
-  // One aggregate per query: SQLite answers a lone min() or max() from the index without a scan.
-  const row = await db
-    .selectFrom('tasks')
-    .select((eb) => (edge === 'top' ? eb.fn.min('position') : eb.fn.max('position')).as('position'))
-    .where('list_id', '=', listId)
-    .executeTakeFirst();
+  const row = await (edge === 'top' ? topPosition : bottomPosition).executeTakeFirst(db, listId);
   if (row?.position == null) return 0;
   return edge === 'top' ? Number(row.position) - 1 : Number(row.position) + 1;
 }

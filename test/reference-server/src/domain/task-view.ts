@@ -3,6 +3,7 @@
 // then the linked threads and the custom values of every task on the page, one query each.
 import type { CustomFieldValue, Task, V1Item } from '@threadwork/shared/schemas';
 import type { Executor } from '../db/database.ts';
+import { prepareQuery } from '../db/prepared.ts';
 
 /** Tasks with their assignee: all a view needs besides where the task is. Add `where`, `orderBy`, `limit`. */
 export function selectTasks(db: Executor) {
@@ -82,27 +83,32 @@ function groupBy<Row extends { task_id: string }, Value>(
   return groups;
 }
 
+const selectThreadIds = prepareQuery((db: Executor, ...taskIds: string[]) =>
+  db
+    .selectFrom('task_threads')
+    .select(['task_id', 'thread_id'])
+    .where('task_id', 'in', taskIds)
+    .orderBy('task_id')
+    .orderBy('position'),
+);
+
+const selectCustomValues = prepareQuery((db: Executor, ...taskIds: string[]) =>
+  db
+    .selectFrom('task_custom_values')
+    .innerJoin('custom_fields', 'custom_fields.id', 'task_custom_values.field_id')
+    .select(['task_custom_values.task_id', 'task_custom_values.field_id', 'task_custom_values.value'])
+    .where('task_custom_values.task_id', 'in', taskIds)
+    .orderBy('task_custom_values.task_id')
+    .orderBy('custom_fields.position')
+    .orderBy('custom_fields.id'),
+);
+
 /** Threads and custom values of many tasks: two queries, whatever the number of tasks. */
 export async function loadTaskDetails(db: Executor, taskIds: readonly string[]): Promise<TaskDetails> {
   if (taskIds.length === 0) return NO_DETAILS;
-  const ids = [...taskIds];
   const [threads, values] = await Promise.all([
-    db
-      .selectFrom('task_threads')
-      .select(['task_id', 'thread_id'])
-      .where('task_id', 'in', ids)
-      .orderBy('task_id')
-      .orderBy('position')
-      .execute(),
-    db
-      .selectFrom('task_custom_values')
-      .innerJoin('custom_fields', 'custom_fields.id', 'task_custom_values.field_id')
-      .select(['task_custom_values.task_id', 'task_custom_values.field_id', 'task_custom_values.value'])
-      .where('task_custom_values.task_id', 'in', ids)
-      .orderBy('task_custom_values.task_id')
-      .orderBy('custom_fields.position')
-      .orderBy('custom_fields.id')
-      .execute(),
+    selectThreadIds.execute(db, ...taskIds),
+    selectCustomValues.execute(db, ...taskIds),
   ]);
   return {
     threadIds: groupBy(threads, (row) => row.thread_id),

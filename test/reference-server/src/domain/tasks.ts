@@ -13,6 +13,7 @@ import type {
 } from '@threadwork/shared/schemas';
 import type { RawBuilder, SqlBool } from 'kysely';
 import type { Executor } from '../db/database.ts';
+import { prepareInsert, prepareQuery } from '../db/prepared.ts';
 import type { TasksTable } from '../db/schema.ts';
 import { assertPaid, type ListAccess, requireBoard, requireList, subscriptionSummary } from './access.ts';
 import { boardFields, checkFieldValues, upsertValues } from './custom-fields.ts';
@@ -74,6 +75,7 @@ async function record(
   tx: Executor,
   kind: TaskEventKind,
   task: Task,
+  teamId: string | null,
   at: Date,
   fromListId?: string,
 ): Promise<void> {
@@ -85,6 +87,7 @@ async function record(
       item: toV1Item(task),
       boardId: task.board_id!,
       listId: task.list_id!,
+      teamId,
       ...(fromListId === undefined ? {} : { fromListId }),
     },
     at,
@@ -145,6 +148,16 @@ interface Listing {
   rows: (after: RawBuilder<SqlBool> | null, take?: number) => Promise<ListedRow[]>;
 }
 
+/** The most common listing, a list's first page of tasks in either state, compiled once. */
+const firstPageOfList = prepareQuery((db: Executor, listId: string, take: number) =>
+  selectTasks(db)
+    .where('tasks.list_id', '=', listId)
+    .where('tasks.archived_at', 'is', null)
+    .orderBy('tasks.position')
+    .orderBy('tasks.id')
+    .limit(take),
+);
+
 /**
  * What a listing reads. A list's tasks need no join to show their place (it is known from the access
  * check); a board's join their list for its name and order.
@@ -163,6 +176,10 @@ async function listing(db: Executor, userId: string, filter: TaskFilter): Promis
       sort: ['tasks.position', 'tasks.id'],
       keyOf: (row) => [row.position, row.id],
       rows: async (after, take) => {
+        if (after === null && completed === null && take !== undefined) {
+          const rows = await firstPageOfList.execute(db, list.id, take);
+          return rows.map((row) => ({ ...row, ...place }));
+        }
         let query = selectTasks(db)
           .where('tasks.list_id', '=', list.id)
           .where('tasks.archived_at', 'is', null);
@@ -200,8 +217,8 @@ async function listing(db: Executor, userId: string, filter: TaskFilter): Promis
 }
 
 /**
- * A page of the tasks of a list or a board, top to bottom; archived tasks are never listed. Five
- * queries whatever the page size: access (two), the page, its threads, its custom values.
+ * A page of the tasks of a list or a board, top to bottom; archived tasks are never listed. Four
+ * queries whatever the page size: access, the page, its threads, its custom values.
  */
 export async function listTasks(
   db: Executor,
@@ -285,7 +302,7 @@ export async function createTask(tx: Executor, userId: string, input: NewTask, n
       ? firstThreadColumns(thread)
       : { first_thread_title: null, first_thread_received_at: null, first_thread_from: null }),
   } satisfies TasksTable;
-  await tx.insertInto('tasks').values(row).execute();
+  await insertTask(tx, row);
   if (thread) {
     await tx
       .insertInto('task_threads')
@@ -299,9 +316,33 @@ export async function createTask(tx: Executor, userId: string, input: NewTask, n
     customFields: new Map(),
   };
   const task = toTask({ ...row, ...placeOf(list), assignee_name: null, assignee_email: null }, details);
-  await record(tx, 'created', task, now);
+  await record(tx, 'created', task, list.board.team_id, now);
   return task;
 }
+
+const insertTask = prepareInsert('tasks', [
+  'id',
+  'list_id',
+  'title',
+  'content_type',
+  'notes',
+  'shade',
+  'completed',
+  'due_at',
+  'created_at',
+  'updated_at',
+  'assignee_id',
+  'contact_id',
+  'deal_value',
+  'deal_source',
+  'deal_close_date',
+  'deal_loss_reason',
+  'archived_at',
+  'position',
+  'first_thread_title',
+  'first_thread_received_at',
+  'first_thread_from',
+]);
 
 function placeOf(list: ListAccess): TaskPlace {
   return { list_name: list.name, board_id: list.board.id, board_name: list.board.name };
@@ -346,7 +387,7 @@ export async function updateTask(
     .where('id', '=', row.id)
     .execute();
   const task = await viewOf(tx, { ...row, shade });
-  await record(tx, 'updated', task, now);
+  await record(tx, 'updated', task, row.team_id, now);
   return task;
 }
 
@@ -367,7 +408,7 @@ async function setCompleted(
     .where('id', '=', row.id)
     .execute();
   const task = await viewOf(tx, { ...row, completed: value });
-  await record(tx, completed ? 'completed' : 'uncompleted', task, now);
+  await record(tx, completed ? 'completed' : 'uncompleted', task, row.team_id, now);
   return task;
 }
 
@@ -429,7 +470,7 @@ export async function assignTask(
     .where('id', '=', row.id)
     .execute();
   const task = await viewOf(tx, assigned);
-  await record(tx, 'assigned', task, now);
+  await record(tx, 'assigned', task, row.team_id, now);
   return task;
 }
 
@@ -457,7 +498,7 @@ export async function unassignTask(
     .where('id', '=', row.id)
     .execute();
   const task = await viewOf(tx, { ...row, assignee_id: null, assignee_name: null, assignee_email: null });
-  await record(tx, 'updated', task, now);
+  await record(tx, 'updated', task, row.team_id, now);
   return task;
 }
 
@@ -502,7 +543,7 @@ export async function moveTask(
   }
   await tx.updateTable('tasks').set(changes).where('id', '=', row.id).execute();
   const task = await viewOf(tx, { ...row, ...changes, ...placeOf(list) });
-  await record(tx, 'moved', task, now, row.list_id);
+  await record(tx, 'moved', task, list.board.team_id, now, row.list_id);
   return task;
 }
 
@@ -601,7 +642,7 @@ export async function linkThread(
   if (link.archive) await archiveThread(tx, userId, thread.threadId);
 
   const task = await viewOf(tx, { ...row, ...snapshot });
-  await record(tx, 'updated', task, now);
+  await record(tx, 'updated', task, row.team_id, now);
   return { id: row.id, thread_ids: task.thread_ids };
 }
 
@@ -615,7 +656,7 @@ export async function archiveTask(tx: Executor, userId: string, taskId: string, 
   const at = now.toISOString();
   await tx.updateTable('tasks').set({ archived_at: at, updated_at: at }).where('id', '=', row.id).execute();
   const task = await viewOf(tx, { ...row, archived_at: at });
-  await record(tx, 'archived', task, now);
+  await record(tx, 'archived', task, row.team_id, now);
   return task;
 }
 
@@ -624,7 +665,7 @@ export async function deleteTask(tx: Executor, userId: string, taskId: string, n
   const row = await requireTask(tx, userId, taskId);
   const task = await viewOf(tx, row);
   await tx.deleteFrom('tasks').where('id', '=', row.id).execute();
-  await record(tx, 'deleted', task, now);
+  await record(tx, 'deleted', task, row.team_id, now);
   return { id: row.id, deleted: true };
 }
 

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Executor } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import type { ResolvedServerOptions } from '../options.ts';
+import { subscriptionsChanged } from './events.ts';
 
 /** The delivery worker as the domain sees it: told when the outbox has something new. */
 export interface Outbox {
@@ -35,11 +36,18 @@ export async function runInTransaction<T>(
   work: (tx: Executor) => Promise<T>,
 ): Promise<T> {
   let wroteOutbox = false;
-  const result = await ctx.db.transaction().execute(async (tx) => {
-    const value = await work(tx);
-    wroteOutbox = outboxWrites.has(tx);
-    return value;
-  });
+  let result: T;
+  try {
+    result = await ctx.db.transaction().execute(async (tx) => {
+      const value = await work(tx);
+      wroteOutbox = outboxWrites.has(tx);
+      return value;
+    });
+  } catch (error) {
+    // What the rolled-back work learnt about subscriptions may no longer hold.
+    subscriptionsChanged(ctx.db);
+    throw error;
+  }
   if (wroteOutbox) ctx.outbox.wake();
   return result;
 }

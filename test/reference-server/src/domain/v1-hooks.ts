@@ -12,6 +12,7 @@ import type { Executor } from '../db/database.ts';
 import type { V1HookSubscriptionsTable } from '../db/schema.ts';
 import { requireBoard, requireList } from './access.ts';
 import { invalidField, notFound } from './errors.ts';
+import { subscriptionsChanged } from './events.ts';
 import { checkTargetUrl, type WebhookTargetOptions } from './webhooks.ts';
 
 function present(row: V1HookSubscriptionsTable): V1Subscription {
@@ -56,6 +57,7 @@ export async function subscribeV1(
     created_at: now.toISOString(),
   };
   await db.insertInto('v1_hook_subscriptions').values(row).execute();
+  subscriptionsChanged(db);
   return present(row);
 }
 
@@ -67,6 +69,7 @@ export async function unsubscribeV1(db: Executor, userId: string, subscriptionId
     .where('user_id', '=', userId)
     .executeTakeFirst();
   if (Number(deleted.numDeletedRows) === 0) throw notFound('subscription', subscriptionId);
+  subscriptionsChanged(db);
   await db
     .updateTable('webhook_deliveries')
     .set({ status: 'failed', next_attempt_at: null })

@@ -15,7 +15,7 @@ import type {
 import type { Executor } from '../db/database.ts';
 import type { WebhookDeliveriesTable, WebhookSubscriptionsTable } from '../db/schema.ts';
 import { invalidField, notFound } from './errors.ts';
-import { enqueueDelivery, recordTestEvent } from './events.ts';
+import { enqueueDelivery, recordTestEvent, subscriptionsChanged } from './events.ts';
 import { newId } from './ids.ts';
 import { decodeCursor, encodeCursor, type Page, type PageRequest, paginate } from './pagination.ts';
 import { newSecret } from './secrets.ts';
@@ -132,6 +132,7 @@ export async function createSubscription(
     created_at: now.toISOString(),
   };
   await db.insertInto('webhook_subscriptions').values(row).execute();
+  subscriptionsChanged(db);
   return { ...present(row), secret };
 }
 
@@ -199,6 +200,7 @@ export async function deleteSubscription(
 ): Promise<{ id: string; deleted: true }> {
   const row = await findOwned(db, userId, id);
   await db.deleteFrom('webhook_subscriptions').where('id', '=', row.id).execute();
+  subscriptionsChanged(db);
   await db
     .updateTable('webhook_deliveries')
     .set({ status: 'failed', next_attempt_at: null })

@@ -3,6 +3,7 @@ import { DEFAULT_SCOPES, SCOPES, type Scope } from '@threadwork/shared/schemas';
 import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { ServiceError } from '../domain/errors.ts';
 import type { Principal } from '../domain/principal.ts';
+import { cachedPrincipal, cachePrincipal } from '../domain/principal-cache.ts';
 import { digestsEqual, hashSecret } from '../domain/secrets.ts';
 import { principalOf } from './request-state.ts';
 
@@ -16,7 +17,11 @@ function unauthenticated(message: string): ServiceError {
 
 async function principalFromBearer(request: FastifyRequest, secret: string): Promise<Principal> {
   const digest = hashSecret(secret);
-  const row = await request.server.ctx.db
+  const { db } = request.server.ctx;
+  const credential = `v2:${digest}`;
+  const cached = cachedPrincipal(db, credential);
+  if (cached) return cached.principal;
+  const row = await db
     .selectFrom('api_keys')
     .innerJoin('users', 'users.id', 'api_keys.user_id')
     .select([
@@ -34,7 +39,7 @@ async function principalFromBearer(request: FastifyRequest, secret: string): Pro
   const scopes = (JSON.parse(row.scopes) as string[]).filter((scope): scope is Scope =>
     KNOWN_SCOPES.has(scope),
   );
-  return {
+  const principal: Principal = {
     userId: row.user_id,
     email: row.email,
     displayName: row.display_name,
@@ -42,13 +47,22 @@ async function principalFromBearer(request: FastifyRequest, secret: string): Pro
     keyType: 'v2',
     scopes: new Set(scopes),
   };
+  cachePrincipal(db, credential, principal);
+  return principal;
 }
 
 async function principalFromSessionToken(request: FastifyRequest, token: string): Promise<Principal> {
-  const claims = request.server.ctx.tokens.verify(token);
+  const { db, tokens, now } = request.server.ctx;
+  const credential = `token:${token}`;
+  // This very token was verified before: only its expiry can have changed since.
+  const cached = cachedPrincipal(db, credential);
+  if (cached && cached.expiresAt !== null && cached.expiresAt > Math.floor(now().getTime() / 1000)) {
+    return cached.principal;
+  }
+  const claims = tokens.verify(token);
   if (!claims) throw unauthenticated('the session token is not valid or has expired; request a new one');
-  // The key must still exist: deleting a legacy key ends its sessions.
-  const row = await request.server.ctx.db
+  // The key must still exist: deleting a legacy key ends its sessions (and must forget principals).
+  const row = await db
     .selectFrom('api_keys')
     .innerJoin('users', 'users.id', 'api_keys.user_id')
     .select(['api_keys.id', 'users.id as user_id', 'users.email', 'users.display_name'])
@@ -57,7 +71,7 @@ async function principalFromSessionToken(request: FastifyRequest, token: string)
     .where('api_keys.type', '=', 'legacy')
     .executeTakeFirst();
   if (!row) throw unauthenticated('the session token is not valid or has expired; request a new one');
-  return {
+  const principal: Principal = {
     userId: row.user_id,
     email: row.email,
     displayName: row.display_name,
@@ -65,6 +79,8 @@ async function principalFromSessionToken(request: FastifyRequest, token: string)
     keyType: 'token',
     scopes: TOKEN_SCOPES,
   };
+  cachePrincipal(db, credential, principal, claims.exp);
+  return principal;
 }
 
 function headerValue(request: FastifyRequest, name: string): string | undefined {

@@ -41,8 +41,9 @@ const FRAMEWORK_ERRORS: Record<string, { status: number; code: ErrorCode; messag
 };
 
 export function installErrorHandling(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
 
   app.setNotFoundHandler((request, reply) =>

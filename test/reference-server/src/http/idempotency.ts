@@ -3,9 +3,11 @@
 // the others see it in progress, or, once it is stored, replay its answer.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { Executor } from '../db/database.ts';
+import { prepareQuery } from '../db/prepared.ts';
 import { ServiceError } from '../domain/errors.ts';
 import { credentialOf } from '../domain/principal.ts';
-import { principalOf } from './request-state.ts';
+import { type HeldIdempotencyKey, principalOf } from './request-state.ts';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -30,6 +32,39 @@ function replay(request: FastifyRequest, reply: FastifyReply, status: number, bo
   return reply.code(status).header('idempotent-replayed', 'true').send(payload);
 }
 
+const takeKey = prepareQuery(
+  (
+    db: Executor,
+    credential: string,
+    key: string,
+    fingerprint: string,
+    createdAt: string,
+    expiresAt: string,
+  ) =>
+    db
+      .insertInto('idempotency_keys')
+      .values({
+        credential,
+        key,
+        fingerprint,
+        state: 'in_progress',
+        status_code: null,
+        response_body: null,
+        created_at: createdAt,
+        expires_at: expiresAt,
+      })
+      .onConflict((conflict) => conflict.columns(['credential', 'key']).doNothing()),
+);
+
+const storeAnswer = prepareQuery(
+  (db: Executor, credential: string, key: string, statusCode: number, responseBody: string) =>
+    db
+      .updateTable('idempotency_keys')
+      .set({ state: 'done', status_code: statusCode, response_body: responseBody })
+      .where('credential', '=', credential)
+      .where('key', '=', key),
+);
+
 /** Runs after authentication; a no-op for reads and for requests without the header. */
 export const idempotency: preHandlerAsyncHookHandler = async (request, reply) => {
   if (!WRITE_METHODS.has(request.method)) return;
@@ -47,21 +82,15 @@ export const idempotency: preHandlerAsyncHookHandler = async (request, reply) =>
   const at = now();
 
   for (let attempt = 0; attempt < 2; attempt++) {
-    const inserted = await db
-      .insertInto('idempotency_keys')
-      .values({
-        credential,
-        key,
-        fingerprint,
-        state: 'in_progress',
-        status_code: null,
-        response_body: null,
-        created_at: at.toISOString(),
-        expires_at: new Date(at.getTime() + IDEMPOTENCY_TTL_MS).toISOString(),
-      })
-      .onConflict((conflict) => conflict.columns(['credential', 'key']).doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) {
+    const inserted = await takeKey.executeWrite(
+      db,
+      credential,
+      key,
+      fingerprint,
+      at.toISOString(),
+      new Date(at.getTime() + IDEMPOTENCY_TTL_MS).toISOString(),
+    );
+    if (inserted > 0) {
       request.idempotency = { credential, key };
       return;
     }
@@ -116,15 +145,13 @@ export const idempotency: preHandlerAsyncHookHandler = async (request, reply) =>
  */
 export function installIdempotencyStore(app: FastifyInstance): void {
   let writesSincePurge = 0;
-  app.addHook('onSend', async (request, reply, payload) => {
-    const held = request.idempotency;
-    if (!held) return payload;
-    request.idempotency = null;
+  async function store(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: unknown,
+    held: HeldIdempotencyKey,
+  ) {
     const { db, now } = request.server.ctx;
-    const row = db
-      .updateTable('idempotency_keys')
-      .where('credential', '=', held.credential)
-      .where('key', '=', held.key);
     if (reply.statusCode >= 500 || typeof payload !== 'string') {
       await db
         .deleteFrom('idempotency_keys')
@@ -132,12 +159,21 @@ export function installIdempotencyStore(app: FastifyInstance): void {
         .where('key', '=', held.key)
         .execute();
     } else {
-      await row.set({ state: 'done', status_code: reply.statusCode, response_body: payload }).execute();
+      await storeAnswer.executeWrite(db, held.credential, held.key, reply.statusCode, payload);
     }
     if (++writesSincePurge >= 500) {
       writesSincePurge = 0;
       await db.deleteFrom('idempotency_keys').where('expires_at', '<=', now().toISOString()).execute();
     }
-    return payload;
+  }
+  // A callback hook, so that the answers holding no key (every read) pass through without a promise.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const held = request.idempotency;
+    if (!held) return done(null, payload);
+    request.idempotency = null;
+    store(request, reply, payload, held).then(
+      () => done(null, payload),
+      (error: Error) => done(error),
+    );
   });
 }

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { newId } from '../domain/ids.ts';
+import { forgetPrincipals } from '../domain/principal-cache.ts';
 import { hashSecret } from '../domain/secrets.ts';
 import { SYSTEM_LABELS } from '../domain/system-labels.ts';
 import { snapshotFirstThreads } from '../domain/tasks.ts';
@@ -283,4 +284,6 @@ export async function loadSeed(db: Kysely<Database>, source: SeedInput | string,
       })),
     );
   });
+  // Keys and users were written: nothing authenticated before may be served from memory.
+  forgetPrincipals(db);
 }

@@ -1,0 +1,106 @@
+// Compile once, bind many. Building and compiling a Kysely query costs about as much as running it on
+// SQLite, so the hottest queries are built once per database, with placeholders where their arguments
+// go, and each call only binds new values to the compiled SQL. The SQL is still Kysely's, compiled by
+// the dialect of the database it runs on.
+import { type Compilable, type CompiledQuery, createQueryId } from 'kysely';
+import { databaseKey, type Executor } from './database.ts';
+import type { Database } from './schema.ts';
+
+const MAX_KEPT_ARITY = 128;
+
+/** Stands for the argument at `index` while the query is compiled. */
+class Placeholder {
+  readonly index: number;
+  constructor(index: number) {
+    this.index = index;
+  }
+}
+
+interface Template {
+  compiled: CompiledQuery;
+  /** Per compiled parameter: the index of the argument bound to it, or -1 to keep the compiled value. */
+  slots: number[];
+}
+
+export interface PreparedQuery<Args extends unknown[], Row> {
+  /** Every row. */
+  execute(db: Executor, ...args: Args): Promise<Row[]>;
+  executeTakeFirst(db: Executor, ...args: Args): Promise<Row | undefined>;
+  /** For writes: the number of rows inserted, updated or deleted. */
+  executeWrite(db: Executor, ...args: Args): Promise<number>;
+}
+
+/**
+ * `build` receives placeholders for its arguments: it may only pass them to Kysely as values (a rest
+ * argument may be an `in` list; no string building, no branching on them), which is checked when it
+ * is compiled.
+ */
+export function prepareQuery<Args extends unknown[], Row>(
+  build: (db: Executor, ...args: Args) => Compilable<Row>,
+): PreparedQuery<Args, Row> {
+  // Per database, per number of arguments (a rest argument may bind an `in` list of any length).
+  const templates = new WeakMap<object, Map<number, Template>>();
+
+  function compile(db: Executor, arity: number): Template {
+    const placeholders = Array.from({ length: arity }, (_, index) => new Placeholder(index));
+    const compiled = build(db, ...(placeholders as unknown as Args)).compile();
+    const slots = compiled.parameters.map((value) => (value instanceof Placeholder ? value.index : -1));
+    for (let index = 0; index < arity; index++) {
+      if (!slots.includes(index)) {
+        throw new Error(`prepared query does not bind argument ${index} as a value: ${compiled.sql}`);
+      }
+    }
+    return { compiled, slots };
+  }
+
+  function bind(db: Executor, args: Args): CompiledQuery {
+    // Plugins transform each query as it is compiled: with any installed, compile every time.
+    if (db.getExecutor().plugins.length > 0) return build(db, ...args).compile();
+    const key = databaseKey(db);
+    let byArity = templates.get(key);
+    if (!byArity) {
+      byArity = new Map();
+      templates.set(key, byArity);
+    }
+    let template = byArity.get(args.length);
+    if (!template) {
+      template = compile(db, args.length);
+      // Long `in` lists are rare (whole boards): they are compiled each time rather than kept.
+      if (args.length <= MAX_KEPT_ARITY) byArity.set(args.length, template);
+    }
+    const { compiled, slots } = template;
+    const parameters = compiled.parameters.map((value, position) => {
+      const slot = slots[position]!;
+      return slot === -1 ? value : args[slot];
+    });
+    return { sql: compiled.sql, query: compiled.query, parameters, queryId: createQueryId() };
+  }
+
+  return {
+    async execute(db, ...args) {
+      return (await db.executeQuery<Row>(bind(db, args))).rows;
+    },
+    async executeTakeFirst(db, ...args) {
+      return (await db.executeQuery<Row>(bind(db, args))).rows[0];
+    },
+    async executeWrite(db, ...args) {
+      return Number((await db.executeQuery(bind(db, args))).numAffectedRows ?? 0n);
+    },
+  };
+}
+
+/**
+ * A prepared insert of one whole row into `table`: every column in `columns` is bound from the row
+ * (a row must carry all of them; columns left out take their defaults).
+ */
+export function prepareInsert<Table extends keyof Database & string>(
+  table: Table,
+  columns: readonly (keyof Database[Table] & string)[],
+): (db: Executor, row: Database[Table]) => Promise<number> {
+  const query = prepareQuery((db: Executor, ...values: unknown[]) =>
+    db
+      .insertInto(table)
+      .values(Object.fromEntries(columns.map((column, index) => [column, values[index]])) as never),
+  );
+  return (db, row) => query.executeWrite(db, ...columns.map((column) => row[column]));
+}
