@@ -60,7 +60,13 @@ function openSqlite(path: string): DatabaseHandle {
   const filename = inMemory ? path : resolve(path);
   if (!inMemory) mkdirSync(dirname(filename), { recursive: true });
   const sqlite = new SqliteDatabase(filename);
-  if (!inMemory) sqlite.pragma('journal_mode = WAL');
+  if (!inMemory) {
+    // The server owns its database file: the first read takes a lock it keeps until it closes, so other
+    // processes can open the file only after it stops. Every statement then skips taking and releasing
+    // file locks, and, set before WAL is, the WAL index lives in heap memory rather than a shared file.
+    sqlite.pragma('locking_mode = EXCLUSIVE');
+    sqlite.pragma('journal_mode = WAL');
+  }
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');

@@ -2,11 +2,26 @@
 // SQLite, so the hottest queries are built once per database, with placeholders where their arguments
 // go, and each call only binds new values to the compiled SQL. The SQL is still Kysely's, compiled by
 // the dialect of the database it runs on.
-import { type Compilable, type CompiledQuery, createQueryId } from 'kysely';
+import { type Compilable, type CompiledQuery, createQueryId, type RawBuilder, sql } from 'kysely';
 import { databaseKey, type Executor } from './database.ts';
 import type { Database } from './schema.ts';
 
 const MAX_KEPT_ARITY = 128;
+
+// SQLite plans a statement afresh each time a value its plan may depend on is bound again (a value
+// compared with an indexed column, in a join, or a LIMIT): re-planning costs as much as running the
+// query, and on a join several times more. Behind a cast the value is opaque to the planner, and the
+// plan, still using the same indexes, is kept. Standard SQL, read the same by PostgreSQL.
+
+/** A bound text value whose rebinding does not make SQLite plan the statement again. */
+export function textParam(value: string): RawBuilder<string> {
+  return sql<string>`cast(${value} as text)`;
+}
+
+/** A bound integer (a LIMIT) whose rebinding does not make SQLite plan the statement again. */
+export function integerParam(value: number): RawBuilder<number> {
+  return sql<number>`cast(${value} as integer)`;
+}
 
 /** Stands for the argument at `index` while the query is compiled. */
 class Placeholder {

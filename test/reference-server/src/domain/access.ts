@@ -1,7 +1,7 @@
 // Who may see what, and the one paid check every gated endpoint uses.
 import type { SubscriptionSummary } from '@threadwork/shared/schemas';
 import type { Executor } from '../db/database.ts';
-import { prepareQuery } from '../db/prepared.ts';
+import { prepareQuery, textParam } from '../db/prepared.ts';
 import { notFound, ServiceError } from './errors.ts';
 
 const PAID_STATUSES: ReadonlySet<string> = new Set([
@@ -101,11 +101,13 @@ const selectBoardAccess = prepareQuery((db: Executor, userId: string, boardId: s
   db
     .selectFrom('boards')
     .leftJoin('team_members', (join) =>
-      join.onRef('team_members.team_id', '=', 'boards.team_id').on('team_members.user_id', '=', userId),
+      join
+        .onRef('team_members.team_id', '=', 'boards.team_id')
+        .on('team_members.user_id', '=', textParam(userId)),
     )
     .leftJoin('subscriptions', 'subscriptions.team_id', 'boards.team_id')
     .select(BOARD_COLUMNS)
-    .where('boards.id', '=', boardId),
+    .where('boards.id', '=', textParam(boardId)),
 );
 
 /** The list and its board's access columns, in one query. */
@@ -114,7 +116,9 @@ const selectListAccess = prepareQuery((db: Executor, userId: string, listId: str
     .selectFrom('lists')
     .innerJoin('boards', 'boards.id', 'lists.board_id')
     .leftJoin('team_members', (join) =>
-      join.onRef('team_members.team_id', '=', 'boards.team_id').on('team_members.user_id', '=', userId),
+      join
+        .onRef('team_members.team_id', '=', 'boards.team_id')
+        .on('team_members.user_id', '=', textParam(userId)),
     )
     .leftJoin('subscriptions', 'subscriptions.team_id', 'boards.team_id')
     .select([
@@ -123,7 +127,7 @@ const selectListAccess = prepareQuery((db: Executor, userId: string, listId: str
       'lists.name as list_name',
       'lists.position as list_position',
     ])
-    .where('lists.id', '=', listId),
+    .where('lists.id', '=', textParam(listId)),
 );
 
 type BoardAccessRow = NonNullable<Awaited<ReturnType<typeof selectBoardAccess.executeTakeFirst>>>;

@@ -1,8 +1,20 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomFillSync } from 'node:crypto';
+
+const ID_BYTES = 12;
+// Random bytes are drawn from the system source a few kilobytes at a time (as randomUUID does):
+// one call per id costs more than the rest of making it.
+const pool = Buffer.alloc(ID_BYTES * 256);
+let poolOffset = pool.length;
 
 /** A new id with the spec's prefix, e.g. `newId('tsk')` → `tsk_` + 24 lowercase hex. */
 export function newId(prefix: string): string {
-  return `${prefix}_${randomBytes(12).toString('hex')}`;
+  if (poolOffset === pool.length) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  const start = poolOffset;
+  poolOffset += ID_BYTES;
+  return `${prefix}_${pool.toString('hex', start, poolOffset)}`;
 }
 
 // Request ids need to be unique, not unguessable: a random per-process prefix and a counter save a

@@ -5,7 +5,7 @@
 // (`position_index`) are counted among the tasks that are not archived.
 import type { Position } from '@threadwork/shared/schemas';
 import type { Executor } from '../db/database.ts';
-import { prepareQuery } from '../db/prepared.ts';
+import { prepareQuery, textParam } from '../db/prepared.ts';
 import { requireList } from './access.ts';
 import { invalidField, notFound, ServiceError } from './errors.ts';
 
@@ -25,13 +25,13 @@ const topPosition = prepareQuery((db: Executor, listId: string) =>
   db
     .selectFrom('tasks')
     .select((eb) => eb.fn.min('position').as('position'))
-    .where('list_id', '=', listId),
+    .where('list_id', '=', textParam(listId)),
 );
 const bottomPosition = prepareQuery((db: Executor, listId: string) =>
   db
     .selectFrom('tasks')
     .select((eb) => eb.fn.max('position').as('position'))
-    .where('list_id', '=', listId),
+    .where('list_id', '=', textParam(listId)),
 );
 
 /** The slot above every task of the list (`top`) or below every one (`bottom`): one index probe. */

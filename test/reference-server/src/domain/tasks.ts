@@ -13,7 +13,7 @@ import type {
 } from '@threadwork/shared/schemas';
 import type { RawBuilder, SqlBool } from 'kysely';
 import type { Executor } from '../db/database.ts';
-import { prepareInsert, prepareQuery } from '../db/prepared.ts';
+import { integerParam, prepareInsert, prepareQuery, textParam } from '../db/prepared.ts';
 import type { TasksTable } from '../db/schema.ts';
 import { assertPaid, type ListAccess, requireBoard, requireList, subscriptionSummary } from './access.ts';
 import { boardFields, checkFieldValues, upsertValues } from './custom-fields.ts';
@@ -31,14 +31,15 @@ import {
   requireAnchor,
 } from './placement.ts';
 import {
+  selectBareTasks,
   selectPlacedTasks,
-  selectTasks,
   type TaskDetails,
   type TaskPlace,
   type TaskRow,
   toTask,
   toTasks,
   toV1Item,
+  withAssignees,
 } from './task-view.ts';
 
 export type { Placement } from './placement.ts';
@@ -53,11 +54,13 @@ const SALES_BOARD = 'sales';
 async function requireTask(db: Executor, userId: string, taskId: string) {
   const row = await selectPlacedTasks(db)
     .leftJoin('team_members', (join) =>
-      join.onRef('team_members.team_id', '=', 'boards.team_id').on('team_members.user_id', '=', userId),
+      join
+        .onRef('team_members.team_id', '=', 'boards.team_id')
+        .on('team_members.user_id', '=', textParam(userId)),
     )
     .leftJoin('subscriptions', 'subscriptions.team_id', 'boards.team_id')
     .select(['team_members.user_id as member_id', 'subscriptions.plan', 'subscriptions.status'])
-    .where('tasks.id', '=', taskId)
+    .where('tasks.id', '=', textParam(taskId))
     .executeTakeFirst();
   const visible = row && (row.team_id === null ? row.owner_id === userId : row.member_id !== null);
   if (!row || !visible) throw notFound('task', taskId);
@@ -150,17 +153,17 @@ interface Listing {
 
 /** The most common listing, a list's first page of tasks in either state, compiled once. */
 const firstPageOfList = prepareQuery((db: Executor, listId: string, take: number) =>
-  selectTasks(db)
-    .where('tasks.list_id', '=', listId)
+  selectBareTasks(db)
+    .where('tasks.list_id', '=', textParam(listId))
     .where('tasks.archived_at', 'is', null)
     .orderBy('tasks.position')
     .orderBy('tasks.id')
-    .limit(take),
+    .limit(integerParam(take)),
 );
 
 /**
  * What a listing reads. A list's tasks need no join to show their place (it is known from the access
- * check); a board's join their list for its name and order.
+ * check); a board's join their list for its name and order. Assignees are added afterwards.
  */
 async function listing(db: Executor, userId: string, filter: TaskFilter): Promise<Listing> {
   const completed = filter.completed === undefined ? null : filter.completed ? 1 : 0;
@@ -177,17 +180,15 @@ async function listing(db: Executor, userId: string, filter: TaskFilter): Promis
       keyOf: (row) => [row.position, row.id],
       rows: async (after, take) => {
         if (after === null && completed === null && take !== undefined) {
-          const rows = await firstPageOfList.execute(db, list.id, take);
-          return rows.map((row) => ({ ...row, ...place }));
+          return withAssignees(db, await firstPageOfList.execute(db, list.id, take), place);
         }
-        let query = selectTasks(db)
+        let query = selectBareTasks(db)
           .where('tasks.list_id', '=', list.id)
           .where('tasks.archived_at', 'is', null);
         if (completed !== null) query = query.where('tasks.completed', '=', completed);
         if (after) query = query.where(after);
         query = query.orderBy('tasks.position').orderBy('tasks.id');
-        const rows = await (take === undefined ? query : query.limit(take)).execute();
-        return rows.map((row) => ({ ...row, ...place }));
+        return withAssignees(db, await (take === undefined ? query : query.limit(take)).execute(), place);
       },
     };
   }
@@ -198,7 +199,7 @@ async function listing(db: Executor, userId: string, filter: TaskFilter): Promis
     sort: ['lists.position', 'lists.id', 'tasks.position', 'tasks.id'],
     keyOf: (row) => [row.list_position, row.list_id, row.position, row.id],
     rows: async (after, take) => {
-      let query = selectTasks(db)
+      let query = selectBareTasks(db)
         .innerJoin('lists', 'lists.id', 'tasks.list_id')
         .select(['lists.name as list_name', 'lists.position as list_position'])
         .where('lists.board_id', '=', board.id)
@@ -210,15 +211,15 @@ async function listing(db: Executor, userId: string, filter: TaskFilter): Promis
         .orderBy('lists.id')
         .orderBy('tasks.position')
         .orderBy('tasks.id');
-      const rows = await (take === undefined ? query : query.limit(take)).execute();
-      return rows.map((row) => ({ ...row, ...place }));
+      return withAssignees(db, await (take === undefined ? query : query.limit(take)).execute(), place);
     },
   };
 }
 
 /**
  * A page of the tasks of a list or a board, top to bottom; archived tasks are never listed. Four
- * queries whatever the page size: access, the page, its threads, its custom values.
+ * queries whatever the page size: access, the page, its threads, its custom values (and one for the
+ * assignees, when any task on the page has one).
  */
 export async function listTasks(
   db: Executor,
