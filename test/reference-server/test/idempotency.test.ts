@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_TTL_MS } from '../src/index.ts';
 import { SECRETS } from './helpers/fixtures.ts';
@@ -94,5 +95,38 @@ describe('Idempotency-Key', () => {
     expect(ids.size).toBe(1);
     expect(statuses.every((status) => status === 200 || status === 409)).toBe(true);
     expect((await boardNames()).filter((name) => name === 'Burst')).toHaveLength(1);
+  });
+
+  it('releases the keys of requests whose client hung up', async () => {
+    const { hostname, port } = new URL(server.origin);
+    // Hanging up a few event-loop turns later each time lands before, during and after the handler.
+    for (let turns = 0; turns < 8; turns++) {
+      const key = `hung-up-${turns}`;
+      const name = `Hung up ${turns}`;
+      const body = JSON.stringify({ team_id: 'team_acme', name });
+      const socket = connect(Number(port), hostname);
+      await new Promise<void>((done) => socket.once('connect', done));
+      socket.write(
+        [
+          'POST /v2/boards HTTP/1.1',
+          `host: ${hostname}`,
+          `authorization: Bearer ${SECRETS.adaFull}`,
+          `idempotency-key: ${key}`,
+          'content-type: application/json',
+          `content-length: ${Buffer.byteLength(body)}`,
+          '',
+          body,
+        ].join('\r\n'),
+      );
+      for (let turn = 0; turn < turns; turn++) await new Promise((resolve) => setImmediate(resolve));
+      socket.destroy();
+      let retry = await createBoard(key, name);
+      for (let attempt = 0; retry.status === 409 && attempt < 50; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        retry = await createBoard(key, name);
+      }
+      expect(retry.status).toBe(200);
+      expect((await boardNames()).filter((board) => board === name)).toHaveLength(1);
+    }
   });
 });

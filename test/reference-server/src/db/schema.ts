@@ -157,7 +157,7 @@ export interface IdempotencyKeysTable {
   key: string;
   /** sha256 hex of method, path and raw body. */
   fingerprint: string;
-  /** `in_progress` until the first answer is stored, then `done`. */
+  /** `done` (rows are written with their answer; `in_progress` ones are from older versions, and ignored). */
   state: string;
   status_code: number | null;
   /** The JSON text answered the first time. */

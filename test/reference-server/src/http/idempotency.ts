@@ -1,10 +1,11 @@
-// Idempotency-Key on every POST/PUT/PATCH/DELETE (v2 and v1). The key row is inserted BEFORE the
-// handler runs (unique on credential + key), so of N concurrent identical requests exactly one runs;
-// the others see it in progress, or, once it is stored, replay its answer.
+// Idempotency-Key on every POST/PUT/PATCH/DELETE (v2 and v1). A running key is held in memory from
+// before the handler runs until its answer is stored, so of N concurrent identical requests exactly
+// one runs; the others see it in progress, or, once it is stored, replay its answer. The answer is
+// written once, in onSend: a keyed write costs one extra statement, not an in-progress row as well.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import type { Executor } from '../db/database.ts';
-import { prepareQuery } from '../db/prepared.ts';
+import { databaseKey, type Executor } from '../db/database.ts';
+import { prepareQuery, textParam } from '../db/prepared.ts';
 import { ServiceError } from '../domain/errors.ts';
 import { credentialOf } from '../domain/principal.ts';
 import { type HeldIdempotencyKey, principalOf } from './request-state.ts';
@@ -12,8 +13,6 @@ import { type HeldIdempotencyKey, principalOf } from './request-state.ts';
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const WRITE_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const MAX_KEY_LENGTH = 255;
-/** An in-progress key older than this was left by a request that never answered (e.g. a crash). */
-const ABANDONED_AFTER_MS = 60 * 1000;
 
 function fingerprintOf(request: FastifyRequest): string {
   return createHash('sha256')
@@ -32,12 +31,39 @@ function replay(request: FastifyRequest, reply: FastifyReply, status: number, bo
   return reply.code(status).header('idempotent-replayed', 'true').send(payload);
 }
 
-const takeKey = prepareQuery(
+/** The keys of requests still running, per database: credential and key → the running request's fingerprint. */
+const inFlightByDatabase = new WeakMap<object, Map<string, string>>();
+
+function inFlightOf(db: Executor): Map<string, string> {
+  const key = databaseKey(db);
+  let inFlight = inFlightByDatabase.get(key);
+  if (!inFlight) {
+    inFlight = new Map();
+    inFlightByDatabase.set(key, inFlight);
+  }
+  return inFlight;
+}
+
+// A header value cannot hold a NUL, so credential and key cannot run into each other.
+const slotOf = (credential: string, key: string) => `${credential}\u0000${key}`;
+
+const findAnswer = prepareQuery((db: Executor, credential: string, key: string) =>
+  db
+    .selectFrom('idempotency_keys')
+    .select(['fingerprint', 'state', 'status_code', 'response_body', 'expires_at'])
+    .where('credential', '=', textParam(credential))
+    .where('key', '=', textParam(key)),
+);
+
+// Replaces only an expired row (or a pre-upgrade `in_progress` one): a live answer is never run again.
+const storeAnswer = prepareQuery(
   (
     db: Executor,
     credential: string,
     key: string,
     fingerprint: string,
+    statusCode: number,
+    responseBody: string,
     createdAt: string,
     expiresAt: string,
   ) =>
@@ -47,23 +73,37 @@ const takeKey = prepareQuery(
         credential,
         key,
         fingerprint,
-        state: 'in_progress',
-        status_code: null,
-        response_body: null,
+        state: 'done',
+        status_code: statusCode,
+        response_body: responseBody,
         created_at: createdAt,
         expires_at: expiresAt,
       })
-      .onConflict((conflict) => conflict.columns(['credential', 'key']).doNothing()),
+      .onConflict((conflict) =>
+        conflict.columns(['credential', 'key']).doUpdateSet((eb) => ({
+          fingerprint: eb.ref('excluded.fingerprint'),
+          state: eb.ref('excluded.state'),
+          status_code: eb.ref('excluded.status_code'),
+          response_body: eb.ref('excluded.response_body'),
+          created_at: eb.ref('excluded.created_at'),
+          expires_at: eb.ref('excluded.expires_at'),
+        })),
+      ),
 );
 
-const storeAnswer = prepareQuery(
-  (db: Executor, credential: string, key: string, statusCode: number, responseBody: string) =>
-    db
-      .updateTable('idempotency_keys')
-      .set({ state: 'done', status_code: statusCode, response_body: responseBody })
-      .where('credential', '=', credential)
-      .where('key', '=', key),
-);
+const inProgress = () =>
+  new ServiceError(
+    'idempotency_in_progress',
+    'a request with this Idempotency-Key is still running; retry shortly',
+    undefined,
+    { 'retry-after': '1' },
+  );
+
+const conflict = () =>
+  new ServiceError(
+    'idempotency_conflict',
+    'this Idempotency-Key was already used with a different request; use a new key',
+  );
 
 /** Runs after authentication; a no-op for reads and for requests without the header. */
 export const idempotency: preHandlerAsyncHookHandler = async (request, reply) => {
@@ -79,69 +119,51 @@ export const idempotency: preHandlerAsyncHookHandler = async (request, reply) =>
   const { db, now } = request.server.ctx;
   const credential = credentialOf(principalOf(request));
   const fingerprint = fingerprintOf(request);
-  const at = now();
+  const inFlight = inFlightOf(db);
+  const slot = slotOf(credential, key);
 
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const inserted = await takeKey.executeWrite(
-      db,
-      credential,
-      key,
-      fingerprint,
-      at.toISOString(),
-      new Date(at.getTime() + IDEMPOTENCY_TTL_MS).toISOString(),
-    );
-    if (inserted > 0) {
-      request.idempotency = { credential, key };
-      return;
-    }
-    const existing = await db
-      .selectFrom('idempotency_keys')
-      .selectAll()
-      .where('credential', '=', credential)
-      .where('key', '=', key)
-      .executeTakeFirst();
-    if (!existing) continue; // deleted in between (a 5xx): try to take it again
-    const abandoned =
-      existing.state === 'in_progress' &&
-      Date.parse(existing.created_at) + ABANDONED_AFTER_MS <= at.getTime();
-    if (existing.expires_at <= at.toISOString() || abandoned) {
-      await db
-        .deleteFrom('idempotency_keys')
-        .where('credential', '=', credential)
-        .where('key', '=', key)
-        .where('created_at', '=', existing.created_at)
-        .execute();
-      continue;
-    }
-    if (existing.fingerprint !== fingerprint) {
-      throw new ServiceError(
-        'idempotency_conflict',
-        'this Idempotency-Key was already used with a different request; use a new key',
-      );
-    }
-    if (existing.state !== 'done' || existing.status_code === null || existing.response_body === null) {
-      throw new ServiceError(
-        'idempotency_in_progress',
-        'a request with this Idempotency-Key is still running; retry shortly',
-        undefined,
-        { 'retry-after': '1' },
-      );
-    }
-    return replay(request, reply, existing.status_code, existing.response_body);
+  // Check and take in one synchronous step, before any await: of N concurrent identical requests
+  // exactly one gets past here. The database is opened exclusively by this process, so no other
+  // process can be running the same key.
+  const running = inFlight.get(slot);
+  if (running !== undefined) throw running === fingerprint ? inProgress() : conflict();
+  inFlight.set(slot, fingerprint);
+
+  let stored: Awaited<ReturnType<typeof findAnswer.executeTakeFirst>>;
+  try {
+    stored = await findAnswer.executeTakeFirst(db, credential, key);
+  } catch (error) {
+    inFlight.delete(slot);
+    throw error;
   }
-  throw new ServiceError(
-    'idempotency_in_progress',
-    'this Idempotency-Key is busy; retry shortly',
-    undefined,
-    {
-      'retry-after': '1',
-    },
-  );
+  const at = now();
+  const atIso = at.toISOString();
+  if (
+    stored &&
+    stored.state === 'done' &&
+    stored.status_code !== null &&
+    stored.response_body !== null &&
+    stored.expires_at > atIso
+  ) {
+    inFlight.delete(slot);
+    if (stored.fingerprint !== fingerprint) throw conflict();
+    return replay(request, reply, stored.status_code, stored.response_body);
+  }
+  // No live answer: this request runs, and onSend writes its answer and releases the key. A crash
+  // between the change's commit and that write leaves no row, so a retry runs the change again, as
+  // it did when a stale in-progress row was taken over after a minute.
+  request.idempotency = {
+    credential,
+    key,
+    fingerprint,
+    createdAt: atIso,
+    expiresAt: new Date(at.getTime() + IDEMPOTENCY_TTL_MS).toISOString(),
+  };
 };
 
 /**
- * Stores the first answer before it is sent (2xx and 4xx), or frees the key on a 5xx so that a retry
- * can run. Also purges expired keys now and then.
+ * Stores the first answer before it is sent (2xx and 4xx; a 5xx is not stored, so that a retry can
+ * run), then releases the key. Also purges expired keys now and then.
  */
 export function installIdempotencyStore(app: FastifyInstance): void {
   let writesSincePurge = 0;
@@ -152,14 +174,23 @@ export function installIdempotencyStore(app: FastifyInstance): void {
     held: HeldIdempotencyKey,
   ) {
     const { db, now } = request.server.ctx;
-    if (reply.statusCode >= 500 || typeof payload !== 'string') {
-      await db
-        .deleteFrom('idempotency_keys')
-        .where('credential', '=', held.credential)
-        .where('key', '=', held.key)
-        .execute();
-    } else {
-      await storeAnswer.executeWrite(db, held.credential, held.key, reply.statusCode, payload);
+    try {
+      // A 5xx (or a body that is not JSON text) writes nothing, so that a retry runs.
+      if (reply.statusCode < 500 && typeof payload === 'string') {
+        await storeAnswer.executeWrite(
+          db,
+          held.credential,
+          held.key,
+          held.fingerprint,
+          reply.statusCode,
+          payload,
+          held.createdAt,
+          held.expiresAt,
+        );
+      }
+    } finally {
+      // Only once the answer is readable: a duplicate arriving now replays it instead of running.
+      inFlightOf(db).delete(slotOf(held.credential, held.key));
     }
     if (++writesSincePurge >= 500) {
       writesSincePurge = 0;

@@ -2,10 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { Principal } from '../domain/principal.ts';
 import type { AppContext } from './context.ts';
 
-/** The idempotency row this request holds while it runs. */
+/** The idempotency key this request holds while it runs, and what its stored answer will carry. */
 export interface HeldIdempotencyKey {
   credential: string;
   key: string;
+  fingerprint: string;
+  createdAt: string;
+  expiresAt: string;
 }
 
 declare module 'fastify' {
