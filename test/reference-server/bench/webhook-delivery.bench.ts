@@ -16,6 +16,7 @@ import { createTask } from '../src/domain/tasks.ts';
 import { type DomainContext, runInTransaction } from '../src/domain/transaction.ts';
 import { createSubscription } from '../src/domain/webhooks.ts';
 import { startServer } from '../src/index.ts';
+import { benchSeed, WRITE_LIST } from './peers/fixtures.ts';
 
 const RATE_PER_SECOND = 200;
 const SECONDS = Number(process.env['BENCH_SECONDS'] ?? 10);
@@ -61,25 +62,7 @@ const server = await startServer({
   port: 0,
   db: join(work, 'bench.db'),
   allowInsecureWebhooks: true,
-  seed: {
-    users: [{ id: 'usr_bench', email: 'bench@example.com', display_name: 'Bench' }],
-    teams: [
-      {
-        id: 'team_bench',
-        name: 'Bench',
-        members: ['usr_bench'],
-        subscription: { plan: 'pro', status: 'active' },
-      },
-    ],
-    boards: [
-      {
-        id: 'brd_bench',
-        team_id: 'team_bench',
-        name: 'Bench',
-        lists: [{ id: 'lst_bench', name: 'Incoming' }],
-      },
-    ],
-  },
+  seed: benchSeed(),
 });
 
 // The worker is woken right after each commit: that instant is the commit time of the event.
@@ -111,7 +94,7 @@ for (let index = 0; index < EVENTS; index++) {
   const wait = started + (index * 1000) / RATE_PER_SECOND - performance.now();
   if (wait > 1) await sleep(wait);
   const task = await runInTransaction(ctx, (tx) =>
-    createTask(tx, 'usr_bench', { list_id: 'lst_bench', title: `Event ${index}` }, ctx.now()),
+    createTask(tx, 'usr_bench', { list_id: WRITE_LIST, title: `Event ${index}` }, ctx.now()),
   );
   committedAt.set(task.id, lastCommit);
   if (index >= WARMUP_EVENTS) counted.push(task.id);

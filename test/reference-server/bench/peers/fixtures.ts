@@ -4,6 +4,7 @@
  * get the same payloads as their examples / database, so every server answers the same bytes.
  */
 import type { Task } from '@threadwork/shared/schemas';
+import type { SeedInput } from '../../src/index.ts';
 
 export const BENCH_KEY = 'tw_bench_secret_0123456789abcdef';
 export const READ_LIST = 'lst_bench_read';
@@ -53,7 +54,7 @@ export function benchSeed() {
         scopes: ['boards.read', 'lists.read', 'tasks.read', 'tasks.write'],
       },
     ],
-  };
+  } satisfies SeedInput;
 }
 
 /** The v2 Task the reference server answers for a seeded task (used as the peers' example payload). */

@@ -2,6 +2,7 @@
 import type { SubscriptionSummary } from '@threadwork/shared/schemas';
 import type { Executor } from '../db/database.ts';
 import { prepareQuery, textParam } from '../db/prepared.ts';
+import type { BoardsTable } from '../db/schema.ts';
 import { notFound, ServiceError } from './errors.ts';
 
 const PAID_STATUSES: ReadonlySet<string> = new Set([
@@ -30,14 +31,7 @@ export interface TeamAccess {
   subscription: SubscriptionSummary;
 }
 
-export interface BoardAccess {
-  id: string;
-  team_id: string | null;
-  owner_id: string | null;
-  name: string;
-  board_type: string;
-  template: string | null;
-  created_at: string;
+export interface BoardAccess extends BoardsTable {
   /** The owning team's subscription; null for a personal board and for a team without a record. */
   subscription: SubscriptionSummary;
 }

@@ -10,6 +10,7 @@ import {
 } from '@threadwork/shared/schemas';
 import { z } from 'zod';
 import type { Executor } from '../db/database.ts';
+import type { CustomFieldsTable } from '../db/schema.ts';
 import { requireBoard } from './access.ts';
 import { invalidField, notFound, ServiceError } from './errors.ts';
 import { newId } from './ids.ts';
@@ -23,15 +24,7 @@ const isCardDisplayType = (type: string) => (CARD_DISPLAY_FIELD_TYPES as readonl
 /** SQLite caps the bound parameters of one statement: multi-row writes go in chunks of this many rows. */
 const ROWS_PER_STATEMENT = 500;
 
-interface FieldRow {
-  id: string;
-  board_id: string;
-  name: string;
-  type: string;
-  ai: number;
-  display_on_card: number;
-  position: number;
-}
+type FieldRow = CustomFieldsTable;
 
 export interface FieldRecord {
   id: string;
