@@ -104,6 +104,49 @@ describe('GET /tasks', () => {
   });
 });
 
+describe('GET /tasks: links and custom values of each page', () => {
+  it("shows every task's threads and values as GET /tasks/{id} does, on every page and filter", async () => {
+    const { boardId, listIds } = await newBoard('L', 'M');
+    const field = await post(`/boards/${boardId}/custom-fields`, { name: 'Remark', type: 'text' });
+    const ids = await fill(listIds[0]!, 't1', 't2', 't3', 't4', 't5', 't6', 't7');
+    const [other] = await fill(listIds[1]!, 'elsewhere');
+    // Links and values at both ends of every page, on tasks not shown too, and on another list.
+    for (const id of [ids[0]!, ids[1]!, ids[3]!, ids[5]!, ids[6]!, other!]) {
+      await post(`/tasks/${id}/threads`, { thread_id: THREADS.invoice });
+      const patch = await call(`/tasks/${id}`, {
+        method: 'PATCH',
+        body: { custom_fields: [{ field_id: field.body.data.id, value: `remark of ${id}` }] },
+      });
+      expect(patch.status).toBe(200);
+    }
+    await post(`/tasks/${ids[0]!}/threads`, { thread_id: THREADS.quote });
+    await post(`/tasks/${ids[2]!}/archive`);
+    await post(`/tasks/${ids[4]!}/complete`);
+
+    for (const filter of ['', '&completed=false', '&completed=true']) {
+      for (const limit of [1, 2, 3, 50]) {
+        const listed: Task[] = [];
+        let cursor: string | null = null;
+        do {
+          const after: string = cursor === null ? '' : `&cursor=${cursor}`;
+          const page = await call(`/tasks?list_id=${listIds[0]}&limit=${limit}${filter}${after}`);
+          expect(page.status).toBe(200);
+          listed.push(...page.body.data);
+          cursor = page.body.meta.pagination.next_cursor;
+        } while (cursor !== null);
+        const expected = filter === '&completed=true' ? 1 : filter === '' ? 6 : 5;
+        expect(listed).toHaveLength(expected);
+        for (const task of listed) expect(task).toEqual((await call(`/tasks/${task.id}`)).body.data);
+      }
+    }
+    const linked = (await call(`/tasks?list_id=${listIds[0]}`)).body.data.filter(
+      (task: Task) => task.thread_ids.length > 0,
+    );
+    expect(linked.map((task: Task) => task.title)).toEqual(['t1', 't2', 't4', 't6', 't7']);
+    expect(linked[0].thread_ids).toEqual([THREADS.invoice, THREADS.quote]);
+  });
+});
+
 describe('GET /tasks/{id}', () => {
   it('shows a seeded task with its thread snapshot and stored custom values', async () => {
     const { status, body } = await call('/tasks/tsk_seeded');

@@ -229,7 +229,13 @@ export async function listTasks(
 ): Promise<Page<Task>> {
   const scope = await listing(db, userId, filter);
   const result = await paginate(page, scope.sort, scope.rows, scope.keyOf);
-  return { items: await toTasks(db, result.items), pagination: result.pagination };
+  const rows = result.items;
+  // A list's page is a run of its tasks in (position, id) order.
+  const window =
+    filter.list_id !== undefined && rows.length > 0
+      ? { list_id: rows[0]!.list_id, first: rows[0]!, last: rows.at(-1)! }
+      : undefined;
+  return { items: await toTasks(db, rows, window), pagination: result.pagination };
 }
 
 /** Every listed task of a list or a board, unpaginated (v1 answers whole lists). */
