@@ -106,7 +106,7 @@ try {
   for (const endpoint of endpoints) {
     const rps: Record<string, number> = {};
     for (const [name, server] of Object.entries(servers)) {
-      await measure(server.origin, endpoint, 1); // warm-up
+      await measure(server.origin, endpoint, 2); // warm-up: JIT and caches reach their steady state
       const { rps: value, non2xx } = await measure(server.origin, endpoint, SECONDS);
       rps[name] = value;
       if (non2xx > 0 && name !== 'bare')
