@@ -1,4 +1,5 @@
 import type { SeedInput } from '@threadwork/reference-server';
+import { DEFAULT_SCOPES } from '@threadwork/shared/schemas';
 
 /** The credentials of the e2e seed. */
 export const CREDENTIALS = {
@@ -15,27 +16,7 @@ export const CREDENTIALS = {
 } as const;
 
 /** Every scope a key gets by default (email.send and drafts.delete are opt-in). */
-export const DEFAULT_SCOPES = [
-  'boards.read',
-  'boards.write',
-  'lists.read',
-  'lists.write',
-  'tasks.read',
-  'tasks.write',
-  'customfields.read',
-  'customfields.write',
-  'email.metadata.read',
-  'email.body.read',
-  'email.modify',
-  'drafts.write',
-  'email.reply',
-  'crm.read',
-  'crm.write',
-  'ai.read',
-  'ai.write',
-  'webhooks.manage',
-  'keys.manage',
-] as const;
+export { DEFAULT_SCOPES };
 
 export const IDS = {
   ada: 'usr_ada',

@@ -1,3 +1,4 @@
+import { DEFAULT_SCOPES } from '@threadwork/shared/schemas';
 import type { SeedInput } from '../../src/index.ts';
 
 /** Credentials of the fixture seed, for tests to authenticate with. */
@@ -15,28 +16,6 @@ export const SECRETS = {
     api_key_name: 'Zapier',
   },
 } as const;
-
-const ALL_DEFAULT_SCOPES = [
-  'boards.read',
-  'boards.write',
-  'lists.read',
-  'lists.write',
-  'tasks.read',
-  'tasks.write',
-  'customfields.read',
-  'customfields.write',
-  'email.metadata.read',
-  'email.body.read',
-  'email.modify',
-  'drafts.write',
-  'email.reply',
-  'crm.read',
-  'crm.write',
-  'ai.read',
-  'ai.write',
-  'webhooks.manage',
-  'keys.manage',
-] as const;
 
 /**
  * Two teams: Acme (paid, ada) and Garage (unpaid, ada and bob); a third team ada cannot see (Umbrella,
@@ -95,7 +74,7 @@ export const fixtureSeed = {
       type: 'v2',
       name: 'ci',
       secret: SECRETS.adaFull,
-      scopes: [...ALL_DEFAULT_SCOPES],
+      scopes: [...DEFAULT_SCOPES],
     },
     {
       id: 'key_ada_read',
@@ -111,7 +90,7 @@ export const fixtureSeed = {
       type: 'v2',
       name: 'ci',
       secret: SECRETS.bobFull,
-      scopes: [...ALL_DEFAULT_SCOPES],
+      scopes: [...DEFAULT_SCOPES],
     },
     {
       id: 'key_ada_legacy',
