@@ -157,11 +157,10 @@ export interface IdempotencyKeysTable {
   key: string;
   /** sha256 hex of method, path and raw body. */
   fingerprint: string;
-  /** `done` (rows are written with their answer; `in_progress` ones are from older versions, and ignored). */
-  state: string;
-  status_code: number | null;
+  /** Rows are written once, with their answer: a running key is held in memory, not here. */
+  status_code: number;
   /** The JSON text answered the first time. */
-  response_body: string | null;
+  response_body: string;
   created_at: string;
   expires_at: string;
 }

@@ -50,12 +50,12 @@ const slotOf = (credential: string, key: string) => `${credential}\u0000${key}`;
 const findAnswer = prepareQuery((db: Executor, credential: string, key: string) =>
   db
     .selectFrom('idempotency_keys')
-    .select(['fingerprint', 'state', 'status_code', 'response_body', 'expires_at'])
+    .select(['fingerprint', 'status_code', 'response_body', 'expires_at'])
     .where('credential', '=', textParam(credential))
     .where('key', '=', textParam(key)),
 );
 
-// Replaces only an expired row (or a pre-upgrade `in_progress` one): a live answer is never run again.
+// Replaces only an expired row: a live answer is replayed, never run again.
 const storeAnswer = prepareQuery(
   (
     db: Executor,
@@ -73,7 +73,6 @@ const storeAnswer = prepareQuery(
         credential,
         key,
         fingerprint,
-        state: 'done',
         status_code: statusCode,
         response_body: responseBody,
         created_at: createdAt,
@@ -82,7 +81,6 @@ const storeAnswer = prepareQuery(
       .onConflict((conflict) =>
         conflict.columns(['credential', 'key']).doUpdateSet((eb) => ({
           fingerprint: eb.ref('excluded.fingerprint'),
-          state: eb.ref('excluded.state'),
           status_code: eb.ref('excluded.status_code'),
           response_body: eb.ref('excluded.response_body'),
           created_at: eb.ref('excluded.created_at'),
@@ -138,13 +136,7 @@ export const idempotency: preHandlerAsyncHookHandler = async (request, reply) =>
   }
   const at = now();
   const atIso = at.toISOString();
-  if (
-    stored &&
-    stored.state === 'done' &&
-    stored.status_code !== null &&
-    stored.response_body !== null &&
-    stored.expires_at > atIso
-  ) {
+  if (stored && stored.expires_at > atIso) {
     inFlight.delete(slot);
     if (stored.fingerprint !== fingerprint) throw conflict();
     return replay(request, reply, stored.status_code, stored.response_body);
