@@ -22,6 +22,20 @@ export function databaseKey(executor: Executor): object {
   return executor.getExecutor().adapter;
 }
 
+/** A value kept per database (see `databaseKey`), made by `create` on first use. */
+export function perDatabase<T>(create: () => T): (executor: Executor) => T {
+  const values = new WeakMap<object, T>();
+  return (executor) => {
+    const key = databaseKey(executor);
+    let value = values.get(key);
+    if (value === undefined) {
+      value = create();
+      values.set(key, value);
+    }
+    return value;
+  };
+}
+
 export interface DatabaseHandle {
   db: Kysely<Database>;
   dialect: DialectName;

@@ -3,7 +3,7 @@
 // go, and each call only binds new values to the compiled SQL. The SQL is still Kysely's, compiled by
 // the dialect of the database it runs on.
 import { type Compilable, type CompiledQuery, createQueryId, type RawBuilder, sql } from 'kysely';
-import { databaseKey, type Executor } from './database.ts';
+import { type Executor, perDatabase } from './database.ts';
 import type { Database } from './schema.ts';
 
 const MAX_KEPT_ARITY = 128;
@@ -54,7 +54,7 @@ export function prepareQuery<Args extends unknown[], Row>(
   build: (db: Executor, ...args: Args) => Compilable<Row>,
 ): PreparedQuery<Args, Row> {
   // Per database, per number of arguments (a rest argument may bind an `in` list of any length).
-  const templates = new WeakMap<object, Map<number, Template>>();
+  const templatesOf = perDatabase(() => new Map<number, Template>());
 
   function compile(db: Executor, arity: number): Template {
     const placeholders = Array.from({ length: arity }, (_, index) => new Placeholder(index));
@@ -71,12 +71,7 @@ export function prepareQuery<Args extends unknown[], Row>(
   function bind(db: Executor, args: Args): CompiledQuery {
     // Plugins transform each query as it is compiled: with any installed, compile every time.
     if (db.getExecutor().plugins.length > 0) return build(db, ...args).compile();
-    const key = databaseKey(db);
-    let byArity = templates.get(key);
-    if (!byArity) {
-      byArity = new Map();
-      templates.set(key, byArity);
-    }
+    const byArity = templatesOf(db);
     let template = byArity.get(args.length);
     if (!template) {
       template = compile(db, args.length);

@@ -1,7 +1,7 @@
 // Authenticated principals, remembered per database so that a request with a known credential costs
 // no query and no key derivation. Keys are only ever written by the seed loader today; whatever writes
 // or deletes an API key (or changes its user) must call `forgetPrincipals` in the same breath.
-import { databaseKey, type Executor } from '../db/database.ts';
+import { type Executor, perDatabase } from '../db/database.ts';
 import type { Principal } from './principal.ts';
 
 /** A safety net only: a cached principal is re-read at least this often. */
@@ -19,17 +19,7 @@ interface Entry extends CachedPrincipal {
   staleAt: number;
 }
 
-const caches = new WeakMap<object, Map<string, Entry>>();
-
-function cacheOf(db: Executor): Map<string, Entry> {
-  const key = databaseKey(db);
-  let cache = caches.get(key);
-  if (!cache) {
-    cache = new Map();
-    caches.set(key, cache);
-  }
-  return cache;
-}
+const cacheOf = perDatabase(() => new Map<string, Entry>());
 
 /** The principal cached under `credential` (a key digest or a session token, each with its own prefix). */
 export function cachedPrincipal(db: Executor, credential: string): CachedPrincipal | undefined {
@@ -57,5 +47,5 @@ export function cachePrincipal(
 
 /** Drops every cached principal of this database: call after any write to `api_keys` or `users`. */
 export function forgetPrincipals(db: Executor): void {
-  caches.get(databaseKey(db))?.clear();
+  cacheOf(db).clear();
 }

@@ -4,7 +4,7 @@
 // written once, in onSend: a keyed write costs one extra statement, not an in-progress row as well.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { databaseKey, type Executor } from '../db/database.ts';
+import { type Executor, perDatabase } from '../db/database.ts';
 import { prepareQuery, textParam } from '../db/prepared.ts';
 import { ServiceError } from '../domain/errors.ts';
 import { credentialOf } from '../domain/principal.ts';
@@ -32,17 +32,7 @@ function replay(request: FastifyRequest, reply: FastifyReply, status: number, bo
 }
 
 /** The keys of requests still running, per database: credential and key → the running request's fingerprint. */
-const inFlightByDatabase = new WeakMap<object, Map<string, string>>();
-
-function inFlightOf(db: Executor): Map<string, string> {
-  const key = databaseKey(db);
-  let inFlight = inFlightByDatabase.get(key);
-  if (!inFlight) {
-    inFlight = new Map();
-    inFlightByDatabase.set(key, inFlight);
-  }
-  return inFlight;
-}
+const inFlightOf = perDatabase(() => new Map<string, string>());
 
 // A header value cannot hold a NUL, so credential and key cannot run into each other.
 const slotOf = (credential: string, key: string) => `${credential}\u0000${key}`;
