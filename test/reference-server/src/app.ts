@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify'
 import { ServiceError } from './domain/errors.ts';
 import { newRequestId } from './domain/ids.ts';
 import { authTokenRoutes } from './http/auth-token.ts';
+import { installCommitBeforeAnswer } from './http/commit-before-answer.ts';
 import type { AppContext } from './http/context.ts';
 import { controlRoutes } from './http/control.ts';
 import { installErrorHandling } from './http/errors.ts';
@@ -55,6 +56,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   decorateApp(app, ctx);
   installErrorHandling(app);
   installIdempotencyStore(app);
+  installCommitBeforeAnswer(app);
 
   // JSON only; the raw text is kept for idempotency fingerprints. Anything else is 415.
   app.removeAllContentTypeParsers();

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
-import { openDatabase } from './db/database.ts';
+import { groupCommit, openDatabase } from './db/database.ts';
 import { createDeliveryWorker } from './delivery/worker.ts';
+import { subscriptionsChanged } from './domain/events.ts';
+import { forgetPrincipals } from './domain/principal-cache.ts';
 import { loadSessionTokens } from './http/session-tokens.ts';
 import { resolveOptions, type ServerOptions } from './options.ts';
 import { isDatabaseEmpty, loadSeed } from './seed/load-seed.ts';
@@ -17,6 +19,11 @@ export interface RunningServer {
 export async function startServer(input: ServerOptions = {}): Promise<RunningServer> {
   const options = resolveOptions(input);
   const handle = await openDatabase({ path: options.db, databaseUrl: options.databaseUrl });
+  // A batch that failed to commit may have taught the caches things that were then rolled back.
+  groupCommit(handle.db)?.onFailure(() => {
+    forgetPrincipals(handle.db);
+    subscriptionsChanged(handle.db);
+  });
   let app: FastifyInstance | undefined;
   const outbox = createDeliveryWorker({
     db: handle.db,

@@ -3,8 +3,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, SqliteDialect, type Transaction } from 'kysely';
+import { Kysely, type Transaction } from 'kysely';
 import { Migrator } from 'kysely/migration';
+import { type GroupCommit, GroupCommitSqliteDialect, groupCommitOf } from './group-commit.ts';
 import type { DialectName } from './migrations/columns.ts';
 import { migrationProvider } from './migrations/index.ts';
 import type { Database } from './schema.ts';
@@ -34,6 +35,16 @@ export function perDatabase<T>(create: () => T): (executor: Executor) => T {
     }
     return value;
   };
+}
+
+/** The group commit of a SQLite database (see group-commit.ts); undefined on other engines. */
+export function groupCommit(executor: Executor): GroupCommit | undefined {
+  return groupCommitOf(executor.getExecutor().adapter);
+}
+
+/** Resolves once every write made so far on this database has committed; null if none is waiting to. */
+export function whenCommitted(executor: Executor): Promise<void> | null {
+  return groupCommit(executor)?.whenCommitted() ?? null;
 }
 
 export interface DatabaseHandle {
@@ -84,7 +95,7 @@ function openSqlite(path: string): DatabaseHandle {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<Database>({ dialect: new GroupCommitSqliteDialect(withStatementCache(sqlite)) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
 

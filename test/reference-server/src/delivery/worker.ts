@@ -9,6 +9,7 @@ import {
   signPayload,
 } from '@threadwork/shared/webhooks';
 import type { Kysely } from 'kysely';
+import { whenCommitted } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { eventBody } from '../domain/events.ts';
 import type { Outbox } from '../domain/transaction.ts';
@@ -258,6 +259,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         timestamp: Math.floor(signedAt.getTime() / 1000),
       });
     }
+    // Only what has committed may leave: the claim and the event it carries (see db/group-commit.ts).
+    await whenCommitted(db);
     const attemptedAt = now();
     const result = await poster.post(url, body, headers, timeoutMs);
     await record({ delivery, subscriptionActive: active, attemptedAt, result });
