@@ -43,6 +43,30 @@ describe('GET /tasks', () => {
     expect(body.meta.pagination).toEqual({ next_cursor: null, has_more: false, limit: 50 });
   });
 
+  it('answers a list read again as it is now: after any change, and to each reader as theirs', async () => {
+    const { listIds } = await newBoard('L');
+    const [first] = await fill(listIds[0]!, 'a', 'b');
+    const path = `/tasks?list_id=${listIds[0]}`;
+    const answers = [];
+    for (let index = 0; index < 2; index++) {
+      const response = await server.v2(path);
+      answers.push({ id: response.headers.get('x-request-id'), body: await readBody(response) });
+    }
+    expect(answers[1]!.body.data).toEqual(answers[0]!.body.data);
+    for (const answer of answers) expect(answer.body.meta.request_id).toBe(answer.id);
+    expect(answers[1]!.id).not.toBe(answers[0]!.id);
+
+    expect((await post(`/tasks/${first}/complete`)).status).toBe(200);
+    expect((await call(path)).body.data.map((task: Task) => task.completed)).toEqual([true, false]);
+    // A write elsewhere (the list's name, shown on each task) is seen too.
+    expect((await call(`/lists/${listIds[0]}`, { method: 'PATCH', body: { name: 'Renamed' } })).status).toBe(
+      200,
+    );
+    expect((await call(path)).body.data.map((task: Task) => task.list_name)).toEqual(['Renamed', 'Renamed']);
+    // Another reader is answered for themselves, not with the page kept for ada.
+    expect((await call(path, { key: KEYS.bobFull })).status).toBe(404);
+  });
+
   it('lists a board by list order, then by position within each list', async () => {
     const { boardId, listIds } = await newBoard('first', 'second');
     await fill(listIds[1]!, 's1', 's2');

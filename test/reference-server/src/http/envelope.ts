@@ -1,8 +1,56 @@
 import type { FastifyReply } from 'fastify';
-import type { Pagination } from '../domain/pagination.ts';
+import { type Executor, groupCommit, perDatabase } from '../db/database.ts';
+import type { Page, Pagination } from '../domain/pagination.ts';
 
 /** The v2 success envelope: `{ data, meta: { request_id, pagination? } }`, status 200. */
 export function ok(reply: FastifyReply, data: unknown, pagination?: Pagination): FastifyReply {
   const meta = pagination ? { request_id: reply.request.id, pagination } : { request_id: reply.request.id };
   return reply.code(200).send({ data, meta });
+}
+
+// Pages read again and again (a list's tasks, polled by every client of a board) are kept rendered,
+// as JSON text, until the database is next written: any write, to anything, makes every kept page
+// stale, so a kept page is always exactly what reading again would give. Bounded in count and size.
+const MAX_PAGES = 64;
+const MAX_PAGE_CHARS = 256 * 1024;
+
+interface RenderedPage {
+  /** The database's write count when the page was read. */
+  writeCount: number;
+  data: string;
+  pagination: string;
+}
+
+const renderedPagesOf = perDatabase(() => new Map<string, RenderedPage>());
+
+/**
+ * `ok` for a page, kept under `key` (which must name everything the page depends on besides the data:
+ * the route, the reader and the query) while the database is unchanged.
+ */
+export async function okPage<T>(
+  reply: FastifyReply,
+  db: Executor,
+  key: string,
+  read: () => Promise<Page<T>>,
+): Promise<FastifyReply> {
+  const group = groupCommit(db);
+  if (group === undefined) {
+    const page = await read();
+    return ok(reply, page.items, page.pagination);
+  }
+  const pages = renderedPagesOf(db);
+  let rendered = pages.get(key);
+  if (rendered === undefined || rendered.writeCount !== group.writeCount) {
+    const writeCount = group.writeCount;
+    const page = await read();
+    rendered = { writeCount, data: JSON.stringify(page.items), pagination: JSON.stringify(page.pagination) };
+    pages.delete(key);
+    if (rendered.data.length <= MAX_PAGE_CHARS) {
+      if (pages.size >= MAX_PAGES) pages.delete(pages.keys().next().value!);
+      pages.set(key, rendered);
+    }
+  }
+  // The same text `ok` sends: `{ data, meta: { request_id, pagination } }`.
+  const body = `{"data":${rendered.data},"meta":{"request_id":${JSON.stringify(reply.request.id)},"pagination":${rendered.pagination}}}`;
+  return reply.code(200).type('application/json; charset=utf-8').send(body);
 }

@@ -22,7 +22,7 @@ import {
   updateTask,
 } from '../../domain/tasks.ts';
 import { runInTransaction } from '../../domain/transaction.ts';
-import { ok } from '../envelope.ts';
+import { ok, okPage } from '../envelope.ts';
 import { v2Guard } from '../guards.ts';
 import { principalOf } from '../request-state.ts';
 import { parseRequest } from '../validate.ts';
@@ -46,8 +46,9 @@ export async function taskRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/tasks', { preHandler: v2Guard('tasks.read') }, async (request, reply) => {
     const { limit, cursor, ...filter } = parseRequest(ListTasksQuery, request.query, 'query');
-    const page = await listTasks(ctx.db, principalOf(request).userId, filter, { limit, cursor });
-    return ok(reply, page.items, page.pagination);
+    const userId = principalOf(request).userId;
+    const key = JSON.stringify(['tasks', userId, filter, limit, cursor]);
+    return okPage(reply, ctx.db, key, () => listTasks(ctx.db, userId, filter, { limit, cursor }));
   });
 
   app.get<WithId>('/tasks/:id', { preHandler: v2Guard('tasks.read') }, async (request, reply) => {
