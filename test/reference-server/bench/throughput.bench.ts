@@ -14,8 +14,9 @@ import { BENCH_KEY, benchSeed, benchTask, READ_LIST, WRITE_LIST } from './peers/
 import { benchOpenApi } from './peers/openapi.ts';
 import { freePort, type RunningServer, startProcess } from './peers/processes.ts';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
-const ROUNDS = 3;
+/** Measured seconds per server and endpoint, split into rounds. */
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 7.5);
+const ROUNDS = 5;
 const CONNECTIONS = 20;
 const packageDir = new URL('..', import.meta.url).pathname;
 const bin = (name: string) => join(packageDir, 'node_modules', '.bin', name);
@@ -110,8 +111,8 @@ try {
       await measure(server.origin, endpoint, 2); // warm-up: JIT and caches reach their steady state
       samples[name] = [];
     }
-    // Rounds taking turns, and the median of each server's rounds: this machine's speed drifts by
-    // ±20 % over a minute, and a drift then lands on every server alike instead of on one of them.
+    // Rounds taking turns, each ratio taken within one round and the median of the rounds reported:
+    // this machine's speed drifts by ±20 % within seconds, and a round's servers run back to back.
     for (let round = 0; round < ROUNDS; round++) {
       for (const [name, server] of Object.entries(servers)) {
         const { rps: value, non2xx } = await measure(server.origin, endpoint, SECONDS / ROUNDS);
@@ -120,22 +121,19 @@ try {
           console.log(`  note: ${name} answered ${non2xx} non-2xx/errors on ${endpoint.name}`);
       }
     }
-    const rps = Object.fromEntries(
-      Object.entries(samples).map(([name, values]) => [name, summarise(values).median]),
-    );
-    const bare = rps.bare ?? Number.NaN;
-    const reference = rps.reference ?? Number.NaN;
-    const fasterPeer = Math.max(rps.prism ?? 0, rps['json-server'] ?? 0);
+    const at = (name: string, round: number) => samples[name]?.[round] ?? Number.NaN;
+    const rounds = Array.from({ length: ROUNDS }, (_, round) => round);
+    const ofRounds = (ratio: (round: number) => number) => summarise(rounds.map(ratio)).median;
     const context = Object.fromEntries(
-      Object.entries(rps).map(([name, value]) => [
-        `${name} req/s (${(value / bare).toFixed(3)} of bare)`,
-        value,
+      Object.entries(samples).map(([name, values]) => [
+        `${name} req/s (${ofRounds((round) => at(name, round) / at('bare', round)).toFixed(3)} of bare)`,
+        Math.round(summarise(values).median),
       ]),
     );
     if (endpoint.path === '/v2/me') {
       report({
         name: `${endpoint.name}: reference / bare`,
-        value: reference / bare,
+        value: ofRounds((round) => at('reference', round) / at('bare', round)),
         unit: 'x',
         budget: { limit: 0.5, better: 'higher' },
         context,
@@ -143,7 +141,9 @@ try {
     }
     report({
       name: `${endpoint.name}: reference / faster peer`,
-      value: reference / fasterPeer,
+      value: ofRounds(
+        (round) => at('reference', round) / Math.max(at('prism', round), at('json-server', round)),
+      ),
       unit: 'x',
       budget: { limit: 1.5, better: 'higher' },
       ...(endpoint.path === '/v2/me' ? {} : { context }),
