@@ -1,9 +1,9 @@
-// Group commit for SQLite. A commit costs more than the statements of a typical change (its pages are
-// appended to the WAL, and every thousand pages a checkpoint syncs the file), so, as server databases
-// do, the changes made during one turn of the event loop share one commit: each transaction runs as a
-// savepoint of a batch transaction, which commits once the turn's callbacks have run. Nothing may
-// leave the process before the batch it read or wrote has committed (`whenCommitted`): an answer never
-// reports a change that could still be lost, nor shows another request's change that could.
+// Group commit for SQLite. A commit costs more than the statements of a typical change (each page it
+// touched is appended to the WAL, one write each), so, as server databases do, the changes made during
+// one turn of the event loop share one commit: each transaction runs as a savepoint of a batch
+// transaction, which commits once the turn's callbacks have run. Nothing may leave the process before
+// the batch it read or wrote has committed (`whenCommitted`): an answer never reports a change that
+// could still be lost, nor shows another request's change that could.
 //
 // A batch fails as a whole only if its COMMIT fails (I/O error, disk full): a failing statement or
 // transaction rolls back its own savepoint, leaving the batch's other changes in place. (A deferred
@@ -61,7 +61,7 @@ export class GroupCommit {
     return this.#batch?.committed ?? null;
   }
 
-  /** Grows with every statement that may write (and with every failed batch): equal numbers, same data. */
+  /** Grows with every statement that may write, and with every failed batch: while it holds, so does the data. */
   get writeCount(): number {
     return this.#writes;
   }

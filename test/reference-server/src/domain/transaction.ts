@@ -1,5 +1,5 @@
 // The one way a state change is written: one transaction holding the change and its events, and,
-// once it has committed, a nudge to the delivery worker so the events leave at once.
+// once it is done, a nudge to the delivery worker so the events leave as soon as they have committed.
 import type { Kysely } from 'kysely';
 import type { Executor } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
@@ -28,7 +28,7 @@ export function noteOutboxWrite(tx: Executor): void {
 }
 
 /**
- * Runs `work` in one transaction. After a successful commit, wakes the delivery worker if `work`
+ * Runs `work` in one transaction. Once it has succeeded, wakes the delivery worker if `work`
  * recorded an event; a rollback wakes nothing, so no delivery of an unwritten change can leave.
  */
 export async function runInTransaction<T>(
