@@ -131,9 +131,10 @@ export const idempotency: preHandlerAsyncHookHandler = async (request, reply) =>
     if (stored.fingerprint !== fingerprint) throw conflict();
     return replay(request, reply, stored.status_code, stored.response_body);
   }
-  // No live answer: this request runs, and onSend writes its answer and releases the key. A crash
-  // between the change's commit and that write leaves no row, so a retry runs the change again, as
-  // it did when a stale in-progress row was taken over after a minute.
+  // No live answer: this request runs, and onSend writes its answer and releases the key. The answer
+  // joins the batch that holds the change (db/group-commit.ts) as long as the handler waits on nothing
+  // but the database after its change, as every handler does: the two then commit, or are lost to a
+  // crash, together, and a retry after a crash never runs a change twice.
   request.idempotency = {
     credential,
     key,
