@@ -4,6 +4,7 @@ import type { Task } from '@threadwork/shared/schemas';
 import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, type Executor, openDatabase } from '../src/db/database.ts';
+import { createCustomField, updateCustomField } from '../src/domain/custom-fields.ts';
 import { ServiceError } from '../src/domain/errors.ts';
 import {
   archiveTask,
@@ -16,6 +17,7 @@ import {
   listAllTasks,
   listTasks,
   moveTask,
+  recordFieldValueChanges,
   reorderTask,
   toV1Item,
   unassignTask,
@@ -89,6 +91,49 @@ describe('events', () => {
     expect(events[4]!.data).toMatchObject({ from_list_id: 'lst_doing', to_list_id: 'lst_done' });
     expect((events[4]!.data.task as Task).list_id).toBe('lst_done');
     expect(events[6]!.data).toEqual({ task: last });
+  });
+
+  it('records task.updated for each task that loses a removed option, and for no other', async () => {
+    const field = await write((tx) =>
+      createCustomField(tx, ada, 'brd_acme', {
+        name: 'Flavour',
+        type: 'tag',
+        options: [{ label: 'Sweet' }, { label: 'Sour' }],
+      }),
+    );
+    const [sweet, sour] = field.options!.map((option) => option.id);
+    const tasks = {
+      both: await create('both'),
+      sourOnly: await create('sour'),
+      sweetOnly: await create('sweet'),
+    };
+    const values = { both: [sweet!, sour!], sourOnly: [sour!], sweetOnly: [sweet!] };
+    for (const [name, task] of Object.entries(tasks)) {
+      const value = values[name as keyof typeof values];
+      await write((tx) =>
+        updateTask(tx, ada, task.id, { custom_fields: [{ field_id: field.id, value }] }, NOW),
+      );
+    }
+
+    const later = new Date(NOW.getTime() + 60_000);
+    await write(async (tx) => {
+      const { changedTaskIds } = await updateCustomField(tx, ada, field.id, {
+        options: [{ id: sweet!, label: 'Sweet' }],
+      });
+      await recordFieldValueChanges(tx, changedTaskIds, later);
+    });
+
+    const lastEvent = async (taskId: string) => (await eventsOf(taskId)).at(-1)!;
+    const both = await lastEvent(tasks.both.id);
+    expect(both.type).toBe('task.updated');
+    expect((both.data.task as Task).custom_fields).toEqual([{ field_id: field.id, value: [sweet] }]);
+    expect(both.data).toEqual({ task: await getTask(handle.db, ada, tasks.both.id) });
+    const sourOnly = await lastEvent(tasks.sourOnly.id);
+    expect((sourOnly.data.task as Task).custom_fields).toEqual([]);
+    expect((await eventsOf(tasks.sweetOnly.id)).map((event) => event.type)).toEqual([
+      'task.created',
+      'task.updated',
+    ]);
   });
 
   it('records task.updated when a thread is linked, not when it is linked again', async () => {

@@ -180,14 +180,15 @@ export async function createCustomField(
 /**
  * Renames a field, replaces its options, or changes `display_on_card`. Options replace the set: an
  * item with an id keeps (and relabels) that option, one without adds an option, and an option left
- * out is removed, from the field and from every task value that held it. AI fields are read-only.
+ * out is removed, from the field and from every task value that held it (those tasks are answered in
+ * `changedTaskIds`: their events are the tasks domain's). AI fields are read-only.
  */
 export async function updateCustomField(
   db: Executor,
   userId: string,
   fieldId: string,
   patch: UpdateCustomFieldRequest,
-): Promise<CustomField> {
+): Promise<{ field: CustomField; changedTaskIds: string[] }> {
   const field = await requireField(db, userId, fieldId);
   if (field.ai) {
     throw new ServiceError(
@@ -207,6 +208,7 @@ export async function updateCustomField(
   }
 
   let options = field.options;
+  let changedTaskIds: string[] = [];
   if (patch.options !== undefined) {
     const current = new Set((field.options ?? []).map((option) => option.id));
     const kept = new Set<string>();
@@ -220,7 +222,7 @@ export async function updateCustomField(
       return { id: option.id, label: option.label };
     });
     const removed = [...current].filter((id) => !kept.has(id));
-    await replaceOptions(db, field.id, options, removed);
+    changedTaskIds = await replaceOptions(db, field.id, options, removed);
   }
 
   const changes: { name?: string; display_on_card?: number } = {};
@@ -229,20 +231,22 @@ export async function updateCustomField(
   if (Object.keys(changes).length > 0) {
     await db.updateTable('custom_fields').set(changes).where('id', '=', field.id).execute();
   }
-  return presentCustomField({
+  const updated = presentCustomField({
     ...field,
     name: patch.name ?? field.name,
     display_on_card: patch.display_on_card ?? field.display_on_card,
     options,
   });
+  return { field: updated, changedTaskIds };
 }
 
+/** Answers the tasks whose value lost a removed option. */
 async function replaceOptions(
   db: Executor,
   fieldId: string,
   options: readonly { id: string; label: string }[],
   removed: readonly string[],
-): Promise<void> {
+): Promise<string[]> {
   if (removed.length > 0) {
     await db
       .deleteFrom('custom_field_options')
@@ -265,7 +269,7 @@ async function replaceOptions(
       )
       .execute();
   }
-  if (removed.length === 0) return;
+  if (removed.length === 0) return [];
 
   // Values holding a removed option lose it; a value left empty is cleared.
   const gone = new Set(removed);
@@ -291,6 +295,7 @@ async function replaceOptions(
       .execute();
   }
   await upsertValues(db, rewritten);
+  return [...cleared, ...rewritten.map((row) => row.task_id)];
 }
 
 /** Writes many task values in as few statements as the parameter limit allows. */

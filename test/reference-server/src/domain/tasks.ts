@@ -398,6 +398,27 @@ export async function updateTask(
   return task;
 }
 
+/** Task ids per statement where a change names many tasks. */
+const TASKS_PER_STATEMENT = 500;
+
+/**
+ * Tasks whose custom values changed because their field did (an option removed, see
+ * updateCustomField): each gets a new updated_at and records task.updated, as a PATCH would.
+ */
+export async function recordFieldValueChanges(
+  tx: Executor,
+  taskIds: readonly string[],
+  now: Date,
+): Promise<void> {
+  for (let start = 0; start < taskIds.length; start += TASKS_PER_STATEMENT) {
+    const ids = taskIds.slice(start, start + TASKS_PER_STATEMENT);
+    await tx.updateTable('tasks').set({ updated_at: now.toISOString() }).where('id', 'in', ids).execute();
+    const rows = await selectPlacedTasks(tx).where('tasks.id', 'in', ids).orderBy('tasks.id').execute();
+    const tasks = await toTasks(tx, rows);
+    for (const [index, row] of rows.entries()) await record(tx, 'updated', tasks[index]!, row.team_id, now);
+  }
+}
+
 async function setCompleted(
   tx: Executor,
   userId: string,
