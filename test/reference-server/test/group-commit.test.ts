@@ -1,10 +1,17 @@
 // Group commit: the changes of one turn share a commit, a failing change rolls back alone, a failing
-// commit rolls back its whole batch and fails every answer that waited on it.
+// commit rolls back its whole batch, fails every answer that waited on it and delivers none of its events.
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type DatabaseHandle, groupCommit, openDatabase, whenCommitted } from '../src/db/database.ts';
-import { type RunningServer, startServer } from '../src/index.ts';
-import { fixtureSeed, SECRETS } from './helpers/fixtures.ts';
+import { readBody } from './helpers/server.ts';
+import {
+  sleep,
+  startReceiver,
+  startWebhookServer,
+  subscribe,
+  type WebhookTestServer,
+  waitUntil,
+} from './webhooks-support.ts';
 
 const NOW = '2026-03-10T12:00:00.000Z';
 
@@ -83,35 +90,44 @@ describe('group commit', () => {
   });
 });
 
-describe('answers wait for their commit', () => {
-  let server: RunningServer;
+describe('nothing leaves before its commit', () => {
+  let server: WebhookTestServer;
   beforeEach(async () => {
-    server = await startServer({ port: 0, db: ':memory:', seed: fixtureSeed, logger: false });
-    await poison(server.app.ctx.db);
+    server = await startWebhookServer();
+    await poison(server.ctx.db);
   });
   afterEach(() => server.close());
 
   const createTask = (title: string) =>
-    fetch(`${server.origin}/v2/tasks`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${SECRETS.adaFull}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ list_id: 'lst_doing', title }),
-    });
+    server.v2('/tasks', { method: 'POST', body: { list_id: 'lst_doing', title } });
   const titles = async () => {
-    const response = await fetch(`${server.origin}/v2/tasks?list_id=lst_doing`, {
-      headers: { authorization: `Bearer ${SECRETS.adaFull}` },
-    });
-    return ((await response.json()) as { data: Array<{ title: string }> }).data.map((task) => task.title);
+    const body = await readBody(await server.v2('/tasks?list_id=lst_doing'));
+    return (body.data as Array<{ title: string }>).map((task) => task.title);
   };
 
   it('answers 500 for a change whose batch fails to commit, and keeps nothing of it', async () => {
     const response = await createTask('poison');
     expect(response.status).toBe(500);
-    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('internal_error');
+    expect((await readBody(response)).error.code).toBe('internal_error');
     expect(await titles()).not.toContain('poison');
 
     const next = await createTask('Call Bob back');
     expect(next.status).toBe(200);
     expect(await titles()).toContain('Call Bob back');
+  });
+
+  it('never delivers the event of a change whose batch failed to commit', async () => {
+    const receiver = await startReceiver();
+    try {
+      await subscribe(server, { target_url: receiver.url, events: ['task.created'] });
+      expect((await createTask('poison')).status).toBe(500);
+      expect((await createTask('delivered')).status).toBe(200);
+      await waitUntil(() => receiver.requests.length >= 1, 'the committed change to be delivered');
+      await sleep(100); // time enough for a stray delivery to arrive as well
+      const delivered = receiver.requests.map((request) => JSON.parse(request.body).data.task.title);
+      expect(delivered).toEqual(['delivered']);
+    } finally {
+      await receiver.close();
+    }
   });
 });
