@@ -37,6 +37,19 @@ export function perDatabase<T>(create: () => T): (executor: Executor) => T {
   };
 }
 
+/**
+ * SQLite caps the values bound in one statement (32,766): a statement over many rows takes them in
+ * runs of this many (500 rows of the widest table stay well under the cap).
+ */
+const ROWS_PER_STATEMENT = 500;
+
+/** `rows` in runs small enough for one statement each, with the index of each run's first row. */
+export function* perStatement<T>(rows: readonly T[]): Generator<{ start: number; rows: T[] }> {
+  for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
+    yield { start, rows: rows.slice(start, start + ROWS_PER_STATEMENT) };
+  }
+}
+
 /** The group commit of a SQLite database (see group-commit.ts); undefined on other engines. */
 export function groupCommit(executor: Executor): GroupCommit | undefined {
   return groupCommitOf(executor.getExecutor().adapter);

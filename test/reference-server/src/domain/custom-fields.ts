@@ -9,7 +9,7 @@ import {
   type UpdateCustomFieldRequest,
 } from '@threadwork/shared/schemas';
 import { z } from 'zod';
-import type { Executor } from '../db/database.ts';
+import { type Executor, perStatement } from '../db/database.ts';
 import type { CustomFieldsTable } from '../db/schema.ts';
 import { requireBoard } from './access.ts';
 import { invalidField, notFound, ServiceError } from './errors.ts';
@@ -20,9 +20,6 @@ import { type Page, type PageRequest, paginate } from './pagination.ts';
 const SINGLE_OPTION_TYPES: ReadonlySet<string> = new Set(['select', 'status']);
 const isOptionType = (type: string) => (OPTION_FIELD_TYPES as readonly string[]).includes(type);
 const isCardDisplayType = (type: string) => (CARD_DISPLAY_FIELD_TYPES as readonly string[]).includes(type);
-
-/** SQLite caps the bound parameters of one statement: multi-row writes go in chunks of this many rows. */
-const ROWS_PER_STATEMENT = 500;
 
 type FieldRow = CustomFieldsTable;
 
@@ -253,13 +250,11 @@ async function replaceOptions(
       .where('id', 'in', [...removed])
       .execute();
   }
-  for (let start = 0; start < options.length; start += ROWS_PER_STATEMENT) {
+  for (const run of perStatement(options)) {
     await db
       .insertInto('custom_field_options')
       .values(
-        options
-          .slice(start, start + ROWS_PER_STATEMENT)
-          .map((option, offset) => ({ ...option, field_id: fieldId, position: start + offset })),
+        run.rows.map((option, offset) => ({ ...option, field_id: fieldId, position: run.start + offset })),
       )
       .onConflict((conflict) =>
         conflict.column('id').doUpdateSet((eb) => ({
@@ -287,11 +282,11 @@ async function replaceOptions(
     if (rest.length === 0) cleared.push(row.task_id);
     else rewritten.push({ task_id: row.task_id, field_id: fieldId, value: JSON.stringify(rest) });
   }
-  for (let start = 0; start < cleared.length; start += ROWS_PER_STATEMENT) {
+  for (const run of perStatement(cleared)) {
     await db
       .deleteFrom('task_custom_values')
       .where('field_id', '=', fieldId)
-      .where('task_id', 'in', cleared.slice(start, start + ROWS_PER_STATEMENT))
+      .where('task_id', 'in', run.rows)
       .execute();
   }
   await upsertValues(db, rewritten);
@@ -303,10 +298,10 @@ export async function upsertValues(
   db: Executor,
   rows: readonly { task_id: string; field_id: string; value: string }[],
 ): Promise<void> {
-  for (let start = 0; start < rows.length; start += ROWS_PER_STATEMENT) {
+  for (const run of perStatement(rows)) {
     await db
       .insertInto('task_custom_values')
-      .values(rows.slice(start, start + ROWS_PER_STATEMENT))
+      .values(run.rows)
       .onConflict((conflict) =>
         conflict.columns(['task_id', 'field_id']).doUpdateSet((eb) => ({ value: eb.ref('excluded.value') })),
       )

@@ -12,7 +12,7 @@ import type {
   Task,
 } from '@threadwork/shared/schemas';
 import type { RawBuilder, SqlBool } from 'kysely';
-import type { Executor } from '../db/database.ts';
+import { type Executor, perStatement } from '../db/database.ts';
 import { integerParam, prepareInsert, prepareQuery, textParam } from '../db/prepared.ts';
 import type { TasksTable } from '../db/schema.ts';
 import { assertPaid, type ListAccess, requireBoard, requireList, subscriptionSummary } from './access.ts';
@@ -398,9 +398,6 @@ export async function updateTask(
   return task;
 }
 
-/** Task ids per statement where a change names many tasks. */
-const TASKS_PER_STATEMENT = 500;
-
 /**
  * Tasks whose custom values changed because their field did (an option removed, see
  * updateCustomField): each gets a new updated_at and records task.updated, as a PATCH would.
@@ -410,8 +407,7 @@ export async function recordFieldValueChanges(
   taskIds: readonly string[],
   now: Date,
 ): Promise<void> {
-  for (let start = 0; start < taskIds.length; start += TASKS_PER_STATEMENT) {
-    const ids = taskIds.slice(start, start + TASKS_PER_STATEMENT);
+  for (const { rows: ids } of perStatement(taskIds)) {
     await tx.updateTable('tasks').set({ updated_at: now.toISOString() }).where('id', 'in', ids).execute();
     const rows = await selectPlacedTasks(tx).where('tasks.id', 'in', ids).orderBy('tasks.id').execute();
     const tasks = await toTasks(tx, rows);

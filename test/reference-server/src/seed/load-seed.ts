@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
+import { perStatement } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { newId } from '../domain/ids.ts';
 import { forgetPrincipals } from '../domain/principal-cache.ts';
@@ -52,11 +53,10 @@ export async function loadSeed(db: Kysely<Database>, source: SeedInput | string,
 
   await db.transaction().execute(async (trx) => {
     const insert = async <T extends keyof Database & string>(table: T, rows: Database[T][] | object[]) => {
-      // Chunked: SQLite limits the number of bound parameters per statement.
-      for (let start = 0; start < rows.length; start += 100) {
+      for (const run of perStatement(rows)) {
         await trx
           .insertInto(table)
-          .values(rows.slice(start, start + 100) as never)
+          .values(run.rows as never)
           .execute();
       }
     };
