@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../src/index.ts';
 import { SECRETS } from './helpers/fixtures.ts';
 import { MAILBOX_NOW, mailboxSeed, THREADS } from './helpers/mailbox-fixtures.ts';
-import { readBody, startTestServer } from './helpers/server.ts';
+import { readAnswer, readBody, startTestServer } from './helpers/server.ts';
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -22,7 +22,7 @@ const deliver = async (body: unknown) => {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
-  return { status: response.status, body: await readBody(response) };
+  return readAnswer(response);
 };
 
 const getThread = async (id: string) => {

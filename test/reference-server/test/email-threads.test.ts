@@ -2,7 +2,7 @@ import { EmailLabels, EmailThread, Mailbox } from '@threadwork/shared/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECRETS } from './helpers/fixtures.ts';
 import { MAILBOX_NOW, MAILBOX_SECRETS, mailboxSeed, THREADS } from './helpers/mailbox-fixtures.ts';
-import { readBody, startTestServer, type TestServer } from './helpers/server.ts';
+import { readAnswer, startTestServer, type TestServer } from './helpers/server.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -12,7 +12,7 @@ afterAll(() => server.close());
 
 const get = async (path: string, key?: string) => {
   const response = await server.v2(path, key === undefined ? {} : { key });
-  return { status: response.status, body: await readBody(response) };
+  return readAnswer(response);
 };
 const threadIds = (body: { data: { thread_id: string }[] }) => body.data.map((thread) => thread.thread_id);
 const search = async (q: string) => get(`/email-threads?q=${encodeURIComponent(q)}`);

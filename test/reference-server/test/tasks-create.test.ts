@@ -1,6 +1,6 @@
 import { Task } from '@threadwork/shared/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readBody, startTestServer, type TestServer } from './helpers/server.ts';
+import { readAnswer, startTestServer, type TestServer } from './helpers/server.ts';
 import { KEYS, THREADS, tasksSeed } from './tasks-seed.ts';
 
 let server: TestServer;
@@ -9,10 +9,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const call = async (path: string, init?: Parameters<TestServer['v2']>[1]) => {
-  const response = await server.v2(path, init);
-  return { status: response.status, headers: response.headers, body: await readBody(response) };
-};
+const call = async (path: string, init?: Parameters<TestServer['v2']>[1]) =>
+  readAnswer(await server.v2(path, init));
 const create = (body: Record<string, unknown>, key?: string) => call('/tasks', { method: 'POST', body, key });
 const titlesOf = async (listId: string) =>
   (await call(`/tasks?list_id=${listId}`)).body.data.map((task: Task) => task.title);

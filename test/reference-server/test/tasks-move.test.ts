@@ -1,6 +1,6 @@
 import type { Task } from '@threadwork/shared/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readBody, startTestServer, type TestServer } from './helpers/server.ts';
+import { readAnswer, startTestServer, type TestServer } from './helpers/server.ts';
 import { tasksSeed } from './tasks-seed.ts';
 
 let server: TestServer;
@@ -9,10 +9,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const call = async (path: string, init?: Parameters<TestServer['v2']>[1]) => {
-  const response = await server.v2(path, init);
-  return { status: response.status, body: await readBody(response) };
-};
+const call = async (path: string, init?: Parameters<TestServer['v2']>[1]) =>
+  readAnswer(await server.v2(path, init));
 const post = (path: string, body?: unknown) => call(path, { method: 'POST', body });
 const reorder = (id: string, body: unknown) => post(`/tasks/${id}/reorder`, body);
 const move = (id: string, body: unknown) => post(`/tasks/${id}/move`, body);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECRETS } from './helpers/fixtures.ts';
-import { readBody, startTestServer, type TestServer } from './helpers/server.ts';
+import { readAnswer, readBody, startTestServer, type TestServer } from './helpers/server.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -8,11 +8,9 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const json = async (response: Response) => ({ status: response.status, body: await readBody(response) });
-
 describe('teams', () => {
   it('lists every team of the caller with its subscription, paid or not', async () => {
-    const { status, body } = await json(await server.v2('/teams'));
+    const { status, body } = await readAnswer(await server.v2('/teams'));
     expect(status).toBe(200);
     expect(body.data).toEqual([
       { id: 'team_acme', name: 'Acme', subscription: { plan: 'pro', status: 'active', paid: true } },
@@ -22,26 +20,27 @@ describe('teams', () => {
   });
 
   it('pages with limit and cursor', async () => {
-    const first = (await json(await server.v2('/teams?limit=1'))).body;
+    const first = (await readAnswer(await server.v2('/teams?limit=1'))).body;
     expect(first.data.map((team: { id: string }) => team.id)).toEqual(['team_acme']);
     expect(first.meta.pagination).toMatchObject({ has_more: true, limit: 1 });
-    const second = (await json(await server.v2(`/teams?limit=1&cursor=${first.meta.pagination.next_cursor}`)))
-      .body;
+    const second = (
+      await readAnswer(await server.v2(`/teams?limit=1&cursor=${first.meta.pagination.next_cursor}`))
+    ).body;
     expect(second.data.map((team: { id: string }) => team.id)).toEqual(['team_garage']);
     expect(second.meta.pagination).toEqual({ next_cursor: null, has_more: false, limit: 1 });
   });
 
   it('rejects a limit outside 1–200', async () => {
     for (const limit of ['0', '201', 'ten']) {
-      const { status, body } = await json(await server.v2(`/teams?limit=${limit}`));
+      const { status, body } = await readAnswer(await server.v2(`/teams?limit=${limit}`));
       expect(status).toBe(400);
       expect(body.error.details[0].path).toBe('limit');
     }
   });
 
   it('gets one team, and 404s a team the caller is not in', async () => {
-    expect((await json(await server.v2('/teams/team_garage'))).body.data.subscription.paid).toBe(false);
-    const hidden = await json(await server.v2('/teams/team_umbrella'));
+    expect((await readAnswer(await server.v2('/teams/team_garage'))).body.data.subscription.paid).toBe(false);
+    const hidden = await readAnswer(await server.v2('/teams/team_umbrella'));
     expect(hidden.status).toBe(404);
     expect(hidden.body.error.code).toBe('not_found');
   });
@@ -49,13 +48,13 @@ describe('teams', () => {
 
 describe('boards', () => {
   it('requires team_id', async () => {
-    const { status, body } = await json(await server.v2('/boards'));
+    const { status, body } = await readAnswer(await server.v2('/boards'));
     expect(status).toBe(400);
     expect(body.error.details).toEqual([expect.objectContaining({ path: 'team_id' })]);
   });
 
   it('lists the boards of a paid team; 402 for an unpaid one; 404 for a foreign one', async () => {
-    const paid = await json(await server.v2('/boards?team_id=team_acme'));
+    const paid = await readAnswer(await server.v2('/boards?team_id=team_acme'));
     expect(paid.body.data[0]).toEqual({
       id: 'brd_acme',
       name: 'Roadmap',
@@ -64,26 +63,26 @@ describe('boards', () => {
       team_id: 'team_acme',
       subscription: { plan: 'pro', status: 'active', paid: true },
     });
-    const unpaid = await json(await server.v2('/boards?team_id=team_garage'));
+    const unpaid = await readAnswer(await server.v2('/boards?team_id=team_garage'));
     expect(unpaid.status).toBe(402);
     expect(unpaid.body.error.code).toBe('subscription_required');
     expect((await server.v2('/boards?team_id=team_umbrella')).status).toBe(404);
   });
 
   it('creates a shared board, gets it and renames it', async () => {
-    const created = await json(
+    const created = await readAnswer(
       await server.v2('/boards', { method: 'POST', body: { team_id: 'team_acme', name: 'Hiring' } }),
     );
     expect(created.status).toBe(200);
     expect(created.body.data).toMatchObject({ name: 'Hiring', board_type: 'shared', team_id: 'team_acme' });
     expect(created.body.data.id).toMatch(/^brd_[0-9a-f]{24}$/);
     const id = created.body.data.id as string;
-    expect((await json(await server.v2(`/boards/${id}`))).body.data.name).toBe('Hiring');
-    const renamed = await json(
+    expect((await readAnswer(await server.v2(`/boards/${id}`))).body.data.name).toBe('Hiring');
+    const renamed = await readAnswer(
       await server.v2(`/boards/${id}`, { method: 'PATCH', body: { name: 'Recruiting' } }),
     );
     expect(renamed.body.data.name).toBe('Recruiting');
-    expect((await json(await server.v2(`/boards/${id}`))).body.data.name).toBe('Recruiting');
+    expect((await readAnswer(await server.v2(`/boards/${id}`))).body.data.name).toBe('Recruiting');
   });
 
   it('answers 404 for boards of other teams and 402 for boards of unpaid teams, on every board route', async () => {
@@ -115,7 +114,7 @@ describe('boards', () => {
 
 describe('lists', () => {
   it('lists a board in order and pages through it', async () => {
-    const all = (await json(await server.v2('/boards/brd_acme/lists'))).body.data;
+    const all = (await readAnswer(await server.v2('/boards/brd_acme/lists'))).body.data;
     expect(all).toEqual([
       { id: 'lst_todo', name: 'To do', board_id: 'brd_acme' },
       { id: 'lst_doing', name: 'Doing', board_id: 'brd_acme' },
@@ -125,7 +124,7 @@ describe('lists', () => {
     let cursor: string | null = null;
     for (let page = 0; page < 5; page++) {
       const query: string = cursor ? `?limit=2&cursor=${cursor}` : '?limit=2';
-      const body = (await json(await server.v2(`/boards/brd_acme/lists${query}`))).body;
+      const body = (await readAnswer(await server.v2(`/boards/brd_acme/lists${query}`))).body;
       ids.push(...body.data.map((list: { id: string }) => list.id));
       cursor = body.meta.pagination.next_cursor;
       if (!body.meta.pagination.has_more) break;
@@ -135,21 +134,21 @@ describe('lists', () => {
 
   it('creates a list at the end of the board and renames it', async () => {
     const board = (
-      await json(
+      await readAnswer(
         await server.v2('/boards', { method: 'POST', body: { team_id: 'team_acme', name: 'Lists' } }),
       )
     ).body.data;
     const first = (
-      await json(await server.v2(`/boards/${board.id}/lists`, { method: 'POST', body: { name: 'A' } }))
+      await readAnswer(await server.v2(`/boards/${board.id}/lists`, { method: 'POST', body: { name: 'A' } }))
     ).body.data;
     await server.v2(`/boards/${board.id}/lists`, { method: 'POST', body: { name: 'B' } });
     expect(first).toMatchObject({ name: 'A', board_id: board.id });
     expect(first.id).toMatch(/^lst_/);
-    const renamed = await json(
+    const renamed = await readAnswer(
       await server.v2(`/lists/${first.id}`, { method: 'PATCH', body: { name: 'A1' } }),
     );
     expect(renamed.body.data).toEqual({ id: first.id, name: 'A1', board_id: board.id });
-    const names = (await json(await server.v2(`/boards/${board.id}/lists`))).body.data.map(
+    const names = (await readAnswer(await server.v2(`/boards/${board.id}/lists`))).body.data.map(
       (list: { name: string }) => list.name,
     );
     expect(names).toEqual(['A1', 'B']);

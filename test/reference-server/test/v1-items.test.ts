@@ -3,7 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeedInput } from '../src/index.ts';
 import { fixtureSeed, SECRETS } from './helpers/fixtures.ts';
-import { type ResponseBody, readBody, startTestServer, type TestServer } from './helpers/server.ts';
+import {
+  type Answer,
+  type ResponseBody,
+  readAnswer,
+  readBody,
+  startTestServer,
+  type TestServer,
+} from './helpers/server.ts';
 
 const THREAD = '18c2f0a1b2c3d4e5';
 const REPLY = '18c2f0a1b2c3d4f9';
@@ -113,22 +120,12 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-interface Answer {
-  status: number;
-  body: ResponseBody;
-  headers: Headers;
-}
-
-async function answer(response: Response): Promise<Answer> {
-  return { status: response.status, body: await readBody(response), headers: response.headers };
-}
-
-const get = async (path: string) => answer(await server.v1(path, { token }));
+const get = async (path: string) => readAnswer(await server.v1(path, { token }));
 const post = async (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  answer(await server.v1(path, { method: 'POST', token, body, headers }));
+  readAnswer(await server.v1(path, { method: 'POST', token, body, headers }));
 /** v2 with the same session token (legacy token auth), so both faces are read as the same user. */
 const v2 = async (path: string, init: { method?: string; body?: unknown } = {}) =>
-  answer(await server.v2(path, { ...init, token }));
+  readAnswer(await server.v2(path, { ...init, token }));
 
 const items = async (query: string) => {
   const { status, body } = await get(`/items?${query}`);

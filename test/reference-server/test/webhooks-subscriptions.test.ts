@@ -1,7 +1,7 @@
 import { CreatedWebhookSubscription, V1Subscription, WebhookSubscription } from '@threadwork/shared/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECRETS } from './helpers/fixtures.ts';
-import { readBody, startTestServer, type TestServer } from './helpers/server.ts';
+import { readAnswer, readBody, startTestServer, type TestServer } from './helpers/server.ts';
 import { v1Token } from './webhooks-support.ts';
 
 describe('v2 webhook subscriptions', () => {
@@ -17,7 +17,7 @@ describe('v2 webhook subscriptions', () => {
       body,
       ...(key ? { key } : {}),
     });
-    return { status: response.status, body: await readBody(response) };
+    return readAnswer(response);
   }
 
   it('creates a subscription and shows its secret only in the creation answer', async () => {
@@ -94,7 +94,7 @@ describe('v2 webhook subscriptions', () => {
     const id = body.data.id as string;
     const patch = async (change: unknown) => {
       const response = await server.v2(`/webhooks/subscriptions/${id}`, { method: 'PATCH', body: change });
-      return { status: response.status, body: await readBody(response) };
+      return readAnswer(response);
     };
 
     const changed = await patch({
@@ -255,7 +255,7 @@ describe('v1 hook subscriptions', () => {
         ...body,
       },
     });
-    return { status: response.status, body: await readBody(response) };
+    return readAnswer(response);
   };
 
   it('subscribes to an action on the entity the action watches', async () => {

@@ -131,3 +131,14 @@ export type ResponseBody = any;
 export function readBody(response: Response): Promise<ResponseBody> {
   return response.json() as Promise<ResponseBody>;
 }
+
+/** A response as tests read it: status, headers and the parsed body. */
+export interface Answer {
+  status: number;
+  headers: Headers;
+  body: ResponseBody;
+}
+
+export async function readAnswer(response: Response): Promise<Answer> {
+  return { status: response.status, headers: response.headers, body: await readBody(response) };
+}
