@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fixtureSeed, SECRETS } from './helpers/fixtures.ts';
 import { readBody, type SpawnedServer, spawnServer } from './helpers/server.ts';
 import {
+  closeAfterEach,
   createTask,
   deliveriesOf,
   sleep,
@@ -19,20 +20,21 @@ import {
 // The outbox is durable: deliveries live in the database file and survive a stop or a crash.
 describe('webhook delivery across restarts', () => {
   let dir: string;
-  const cleanup: Array<() => Promise<unknown>> = [];
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'webhooks-restart-'));
   });
-  afterEach(async () => {
-    for (const close of cleanup.splice(0).reverse()) await close();
+  afterEach(() => {
     rmSync(dir, { recursive: true, force: true });
   });
+  // Registered after the directory's removal, so (after-hooks run last-registered first) the servers
+  // stop before their database directory goes.
+  const cleanup = closeAfterEach();
 
   it('resumes a pending retry after a restart and sends it exactly when due', async () => {
     const db = join(dir, 'service.db');
     // Four failures put the next attempt 30 min × 0.001 = 1.8 s (±10 %) after the fourth.
     const receiver = await startReceiver((_request, index) => (index < 4 ? 503 : 200));
-    cleanup.push(() => receiver.close());
+    cleanup(() => receiver.close());
     const first = await startWebhookServer({ db });
     const subscription = await subscribe(first, { target_url: receiver.url, events: ['task.created'] });
     await createTask(first, 'lst_todo', 'Survives restarts');
@@ -46,7 +48,7 @@ describe('webhook delivery across restarts', () => {
     await first.close();
 
     const second = await startWebhookServer({ db, seed: undefined });
-    cleanup.push(() => second.close());
+    cleanup(() => second.close());
     expect(Date.now()).toBeLessThan(dueAt - 200);
     await waitUntil(() => receiver.requests.length === 5, 'the fifth attempt', 5000);
     const fifth = receiver.requests[4]!;
@@ -84,7 +86,7 @@ describe('webhook delivery across restarts', () => {
     });
     await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
     const port = (hanging.address() as { port: number }).port;
-    cleanup.push(async () => {
+    cleanup(async () => {
       hanging.closeAllConnections();
       await new Promise((resolve) => hanging.close(resolve));
     });
@@ -109,7 +111,7 @@ describe('webhook delivery across restarts', () => {
 
     hold = false;
     const restarted = await spawnServer(flags);
-    cleanup.push(() => restarted.stop());
+    cleanup(() => restarted.stop());
     await waitUntil(() => received.length === 2, 'the delivery to be sent again');
     expect(received[1]).toEqual(received[0]);
 

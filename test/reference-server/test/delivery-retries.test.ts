@@ -5,9 +5,10 @@ import {
   SIGNATURE_HEADER,
   verifySignature,
 } from '@threadwork/shared/webhooks';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readBody } from './helpers/server.ts';
 import {
+  closeAfterEach,
   createTask,
   deliveriesOf,
   type Responder,
@@ -23,14 +24,11 @@ import {
 const DAY = 24 * 3600_000;
 
 describe('webhook delivery: retries, give-ups and replays (time scale 0.001)', () => {
-  const cleanup: Array<() => Promise<void>> = [];
-  afterEach(async () => {
-    for (const close of cleanup.splice(0).reverse()) await close();
-  });
+  const cleanup = closeAfterEach();
   async function setup(respond: Responder, options: Parameters<typeof startWebhookServer>[0] = {}) {
     const receiver = await startReceiver(respond);
     const server = await startWebhookServer(options);
-    cleanup.push(
+    cleanup(
       () => receiver.close(),
       () => server.close(),
     );

@@ -7,9 +7,10 @@ import {
   SIGNATURE_HEADER,
   verifySignature,
 } from '@threadwork/shared/webhooks';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readBody } from './helpers/server.ts';
 import {
+  closeAfterEach,
   createTask,
   type Receiver,
   shiftableClock,
@@ -23,14 +24,11 @@ import {
 const DAY = 24 * 3600_000;
 
 describe('webhook delivery: signatures and headers', () => {
-  const cleanup: Array<() => Promise<void>> = [];
-  afterEach(async () => {
-    for (const close of cleanup.splice(0).reverse()) await close();
-  });
+  const cleanup = closeAfterEach();
   async function setup(options: Parameters<typeof startWebhookServer>[0] = {}) {
     const receiver = await startReceiver();
     const server = await startWebhookServer(options);
-    cleanup.push(
+    cleanup(
       () => receiver.close(),
       () => server.close(),
     );
@@ -118,7 +116,7 @@ describe('webhook delivery: signatures and headers', () => {
   it('gives every event its own id, on v2 deliveries and v1 hooks alike (two moves of one task differ)', async () => {
     const { receiver, server } = await setup();
     const hooks = await startReceiver();
-    cleanup.push(() => hooks.close());
+    cleanup(() => hooks.close());
     await subscribe(server, { target_url: receiver.url, events: ['task.moved'] });
     const token = await v1Token(server);
     const hook = await server.v1('/lists/subscribe', {

@@ -2,6 +2,7 @@
 // and answers what the test tells it to, a bounded wait, and small request shortcuts.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterEach } from 'vitest';
 import type { AppContext } from '../src/http/context.ts';
 import { type ServerOptions, startServer } from '../src/index.ts';
 import { fixtureSeed, SECRETS } from './helpers/fixtures.ts';
@@ -70,6 +71,20 @@ export async function startReceiver(respond: Responder = () => 200, port = 0): P
   };
   await receiver.listen();
   return receiver;
+}
+
+/**
+ * Call in a describe block: returns `defer`, which keeps a closer (a receiver's, a server's) to run after
+ * the current test, the last one kept first.
+ */
+export function closeAfterEach(): (...closers: Array<() => Promise<unknown>>) => void {
+  const closers: Array<() => Promise<unknown>> = [];
+  afterEach(async () => {
+    for (const close of closers.splice(0).reverse()) await close();
+  });
+  return (...added) => {
+    closers.push(...added);
+  };
 }
 
 /** Polls `check` every 10 ms until it holds; fails after `timeoutMs`. */
