@@ -83,7 +83,7 @@ export class GroupCommit {
   /** Runs one statement; one that may write joins the open batch. */
   execute<R>(query: { sql: string; parameters: readonly unknown[] }): QueryResult<R> {
     const statement = this.#statements.prepare(query.sql);
-    if (!statement.readonly) this.beforeWrite();
+    if (!statement.readonly) this.#joinBatch();
     const parameters = query.parameters as unknown[];
     if (statement.reader) return { rows: statement.all(parameters) as R[] };
     const { changes, lastInsertRowid } = statement.run(parameters);
@@ -91,7 +91,7 @@ export class GroupCommit {
   }
 
   /** Before a statement that may write: it joins the open batch, or opens one. */
-  beforeWrite(): void {
+  #joinBatch(): void {
     this.#writes++;
     if (this.#batch) return;
     this.#run('begin');
@@ -100,7 +100,7 @@ export class GroupCommit {
   }
 
   beginChange(): void {
-    this.beforeWrite();
+    this.#joinBatch();
     this.#run('savepoint change');
     this.#changeRunning = true;
   }
@@ -132,6 +132,12 @@ export class GroupCommit {
       return;
     }
     batch.resolve();
+  }
+
+  /** Commits what is open, then closes the database. */
+  close(): void {
+    this.flush();
+    this.#statements.close();
   }
 
   #run(text: string): void {
@@ -167,11 +173,9 @@ class GroupCommitConnection implements DatabaseConnection {
 // Kysely holds its one SQLite connection for a transaction from begin to commit, so these run one
 // transaction at a time; every statement runs synchronously, so none interleaves with a flush.
 class GroupCommitDriver implements Driver {
-  #statements: StatementSource;
   #group: GroupCommit;
   #connection: GroupCommitConnection;
-  constructor(statements: StatementSource, group: GroupCommit) {
-    this.#statements = statements;
+  constructor(group: GroupCommit) {
     this.#group = group;
     this.#connection = new GroupCommitConnection(group);
   }
@@ -190,8 +194,7 @@ class GroupCommitDriver implements Driver {
   }
   async releaseConnection(): Promise<void> {}
   async destroy(): Promise<void> {
-    this.#group.flush();
-    this.#statements.close();
+    this.#group.close();
   }
 }
 
@@ -199,14 +202,12 @@ const groups = new WeakMap<DialectAdapter, GroupCommit>();
 
 /** Kysely's SQLite dialect, each transaction a savepoint of the open batch. */
 export class GroupCommitSqliteDialect implements Dialect {
-  #statements: StatementSource;
   #group: GroupCommit;
   constructor(statements: StatementSource) {
-    this.#statements = statements;
     this.#group = new GroupCommit(statements);
   }
   createDriver(): Driver {
-    return new GroupCommitDriver(this.#statements, this.#group);
+    return new GroupCommitDriver(this.#group);
   }
   createQueryCompiler(): QueryCompiler {
     return new SqliteQueryCompiler();
