@@ -158,6 +158,15 @@ describe('the contract check', () => {
       ...answer({ data: me }, 418),
     };
     expect(await problemsOf(wrongStatus)).not.toEqual([]);
+    const ok = answer({ data: me, meta: { request_id: 'req_1' } });
+    const noRequestId = {
+      method: 'GET',
+      url: '/v2/me',
+      requestBody: undefined,
+      ...ok,
+      responseHeaders: { 'content-type': 'application/json' },
+    };
+    expect((await problemsOf(noRequestId)).join()).toMatch(/x-request-id/);
   });
 
   it('reports a request the document rejects that the server accepted, and an undocumented 2xx', async () => {

@@ -58,9 +58,12 @@ const ERROR_MEANINGS: Record<ErrorCode, string> = {
 
 /** The error codes a route can answer: those of its kind, plus its own. */
 export function errorCodesOf(route: RouteEntry): ErrorCode[] {
-  const codes = new Set<ErrorCode>(['validation_error', 'not_found', 'internal_error']);
-  if (route.auth !== 'none') codes.add('unauthenticated');
-  if (route.scopes?.length || route.auth === 'v2') codes.add('insufficient_scope');
+  const codes = new Set<ErrorCode>();
+  const takesInput = route.path.includes('{') || route.query !== undefined || route.body !== undefined;
+  if (takesInput || WRITE_METHODS.has(route.method)) codes.add('validation_error');
+  if (route.auth !== 'none' || route.path === '/auth/api_token') codes.add('unauthenticated');
+  if (route.auth === 'v2' && route.scopes?.length) codes.add('insufficient_scope');
+  if (route.auth !== 'none' && takesInput) codes.add('not_found');
   if (WRITE_METHODS.has(route.method)) {
     for (const code of ['invalid_json', 'payload_too_large', 'unsupported_media_type'] as const)
       codes.add(code);
@@ -69,12 +72,8 @@ export function errorCodesOf(route: RouteEntry): ErrorCode[] {
       codes.add('idempotency_in_progress');
     }
   }
-  if (route.path === '/auth/api_token') codes.add('unauthenticated');
   for (const code of route.errors ?? []) codes.add(code);
-  if (route.auth === 'v1') codes.delete('insufficient_scope');
-  if (route.auth === 'v2' && !route.scopes?.length && !route.description?.includes('scope')) {
-    codes.delete('insufficient_scope');
-  }
+  codes.add('internal_error');
   return [...codes];
 }
 
@@ -158,11 +157,26 @@ function pathParameters(route: RouteEntry): JsonObject[] {
   });
 }
 
-const REQUEST_ID_HEADER = {
-  description: 'The id of this request; the same as `meta.request_id` or `error.request_id`.',
-  required: true,
-  schema: { type: 'string' },
+const HEADERS = {
+  RequestId: {
+    description: 'The id of this request; the same as `meta.request_id` or `error.request_id`.',
+    required: true,
+    schema: { type: 'string' },
+  },
+  RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'string' } },
+  IdempotentReplayed: {
+    description: '`true` when this answer replays the first answer to the same Idempotency-Key.',
+    schema: { type: 'string', enum: ['true'] },
+  },
 };
+const header = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
+const REQUEST_ID_HEADER = header('RequestId');
+
+function successHeaders(route: RouteEntry): JsonObject {
+  return WRITE_METHODS.has(route.method) && route.auth !== 'none'
+    ? { 'x-request-id': REQUEST_ID_HEADER, 'idempotent-replayed': header('IdempotentReplayed') }
+    : { 'x-request-id': REQUEST_ID_HEADER };
+}
 
 function securityOf(route: RouteEntry): JsonObject[] {
   if (route.auth === 'none') return [];
@@ -189,10 +203,7 @@ function errorResponses(route: RouteEntry): Record<string, JsonObject> {
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
     const headers: JsonObject = { 'x-request-id': REQUEST_ID_HEADER };
     if (codes.includes('idempotency_in_progress') || codes.includes('rate_limited')) {
-      headers['Retry-After'] = {
-        description: 'Seconds to wait before retrying.',
-        schema: { type: 'string' },
-      };
+      headers['Retry-After'] = header('RetryAfter');
     }
     responses[String(status)] = {
       description: codes.map((code) => `\`${code}\`: ${ERROR_MEANINGS[code]}`).join('; '),
@@ -237,14 +248,14 @@ export function buildDocument(): JsonObject {
         description: route.page
           ? `A page of ${dataName} in the success envelope.`
           : `The ${dataName} in the success envelope.`,
-        headers: { 'x-request-id': REQUEST_ID_HEADER },
+        headers: successHeaders(route),
         content: { 'application/json': { schema: ref(envelopeName) } },
       };
     } else if (route.bare !== undefined) {
       success = {
         description:
           route.bare === null ? 'Done; no body.' : 'The answer (v1 answers are bare: no envelope).',
-        headers: { 'x-request-id': REQUEST_ID_HEADER },
+        headers: successHeaders(route),
         ...(route.bare === null
           ? {}
           : {
@@ -300,6 +311,7 @@ export function buildDocument(): JsonObject {
     paths,
     components: {
       schemas,
+      headers: HEADERS,
       parameters: {
         IdempotencyKey: {
           name: 'Idempotency-Key',
