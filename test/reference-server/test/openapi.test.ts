@@ -1,4 +1,5 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { EVENT_TYPES } from '@threadwork/shared/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NOT_YET_SERVED, ROUTES, routeKey, UNDOCUMENTED_PREFIXES } from '../src/http/openapi/catalogue.ts';
 import { type RunningServer, startServer } from '../src/index.ts';
@@ -74,6 +75,18 @@ describe('GET /v2/openapi.json', () => {
     // Open enums list their known values and stay open.
     expect(document.components.schemas.Task.properties.shade).toMatchObject({ type: 'string' });
     expect(document.components.schemas.Task.properties.shade.examples).toContain('deep_orange');
+  });
+
+  it('describes what the service POSTs for every v2 event type, and the v1 hook', async () => {
+    const document = await fetchDocument();
+    expect(Object.keys(document.webhooks).sort()).toEqual([...EVENT_TYPES, 'v1-hook'].sort());
+    const moved = document.webhooks['task.moved'].post;
+    expect(moved.requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/TaskMovedEvent',
+    });
+    expect(moved.parameters.map((parameter: Json) => parameter.name)).toContain('x-service-signature');
+    const data = document.components.schemas.TaskMovedEvent.properties.data;
+    expect(data.required).toEqual(expect.arrayContaining(['task', 'from_list_id', 'to_list_id']));
   });
 
   it('leaves the routes the server does not serve yet out of the served document', async () => {

@@ -83,7 +83,7 @@ import { z } from 'zod';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
-/** Who may call a route: a v2 key (or a v1 session token, DESIGN's legacy token auth), a v1 session token, or anyone. */
+/** Who may call a route: a v2 key (or a v1 session token: legacy token auth), a v1 session token, or anyone. */
 export type Auth = 'v2' | 'v1' | 'none';
 
 export interface RouteEntry {

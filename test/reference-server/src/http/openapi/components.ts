@@ -33,6 +33,7 @@ import {
   EmailMessage,
   EmailThread,
   ErrorBody,
+  type EventType,
   FirstThread,
   InfoEntry,
   LabelsRequest,
@@ -55,8 +56,17 @@ import {
   SnoozeRequest,
   SubscriptionSummary,
   Task,
+  TaskArchivedEvent,
+  TaskAssignedEvent,
+  TaskCompletedEvent,
+  TaskCreatedEvent,
+  TaskDeletedEvent,
+  TaskMovedEvent,
+  TaskUncompletedEvent,
+  TaskUpdatedEvent,
   Team,
   ThreadAnalysis,
+  ThreadReplyReceivedEvent,
   UpdateBoardRequest,
   UpdateCompanyRequest,
   UpdateContactRequest,
@@ -80,6 +90,7 @@ import {
   WebhookDelivery,
   WebhookFilters,
   WebhookSubscription,
+  WebhookTestEvent,
 } from '@threadwork/shared/schemas';
 import type { z } from 'zod';
 
@@ -195,4 +206,34 @@ export const REQUEST_COMPONENTS: readonly Named[] = [
   ['V1MoveRequest', V1MoveRequest, 'The item and its destination list.'],
   ['V1SubscribeRequest', V1SubscribeRequest, 'A v1 hook subscription.'],
   ['V1UnsubscribeRequest', V1UnsubscribeRequest, 'The subscription to cancel.'],
+];
+
+/** The v2 events a webhook subscription can receive: type, body schema (component name), meaning. */
+export const EVENTS: readonly (readonly [
+  type: EventType,
+  name: string,
+  schema: z.ZodType,
+  meaning: string,
+])[] = [
+  ['task.created', 'TaskCreatedEvent', TaskCreatedEvent, 'A task was created.'],
+  ['task.updated', 'TaskUpdatedEvent', TaskUpdatedEvent, 'A task’s shade or custom-field values changed.'],
+  ['task.completed', 'TaskCompletedEvent', TaskCompletedEvent, 'A task was completed.'],
+  ['task.uncompleted', 'TaskUncompletedEvent', TaskUncompletedEvent, 'A task was marked incomplete (v1).'],
+  ['task.assigned', 'TaskAssignedEvent', TaskAssignedEvent, 'A task was assigned (v1).'],
+  ['task.moved', 'TaskMovedEvent', TaskMovedEvent, 'A task moved to another list.'],
+  ['task.archived', 'TaskArchivedEvent', TaskArchivedEvent, 'A task was archived.'],
+  ['task.deleted', 'TaskDeletedEvent', TaskDeletedEvent, 'A task was deleted; `data.task` is as it was.'],
+  [
+    'thread.reply_received',
+    'ThreadReplyReceivedEvent',
+    ThreadReplyReceivedEvent,
+    'A message arrived on a thread: the thread and the message (without bodies) and the linked tasks. ' +
+      'With `filters.scope` tasked (the default) only threads with a linked task the subscriber can see.',
+  ],
+  [
+    'webhook.test',
+    'WebhookTestEvent',
+    WebhookTestEvent,
+    'Sent by POST /v2/webhooks/subscriptions/{id}/test.',
+  ],
 ];

@@ -15,7 +15,7 @@ import {
 } from '@threadwork/shared/schemas';
 import { z } from 'zod';
 import { NOT_YET_SERVED, ROUTES, type RouteEntry, routeKey } from './catalogue.ts';
-import { REQUEST_COMPONENTS, RESPONSE_COMPONENTS } from './components.ts';
+import { EVENTS, REQUEST_COMPONENTS, RESPONSE_COMPONENTS } from './components.ts';
 
 type JsonObject = Record<string, unknown>;
 
@@ -295,6 +295,7 @@ export function buildDocument(): JsonObject {
     paths[route.path]![route.method.toLowerCase()] = operation;
   }
 
+  for (const [, name, schema, meaning] of EVENTS) responses.add(name, schema, meaning);
   const schemas = { ...responses.convert('output'), ...requests.convert('input') };
   const tags = [...new Set(ROUTES.map((route) => route.tag))].map((name) => ({ name }));
   const document: JsonObject = {
@@ -309,6 +310,7 @@ export function buildDocument(): JsonObject {
     tags,
     security: [{ bearerKey: [] }, { sessionToken: [] }],
     paths,
+    webhooks: webhooks(),
     components: {
       schemas,
       headers: HEADERS,
@@ -348,6 +350,75 @@ export function buildDocument(): JsonObject {
     },
   };
   return document;
+}
+
+const DELIVERY_HEADERS: JsonObject[] = [
+  {
+    name: 'x-service-signature',
+    in: 'header',
+    required: true,
+    description:
+      '`t=<unix seconds>,v1=<hex>`: HMAC-SHA256 of `<t>.<raw body>` keyed with the subscription secret, one ' +
+      '`v1=` per active secret (a rotated-out secret signs for 24 hours more). Verify over the raw body, in ' +
+      'constant time, and reject a `t` outside your tolerance (300 s is usual).',
+    schema: { type: 'string' },
+  },
+  {
+    name: 'x-service-event-id',
+    in: 'header',
+    required: true,
+    description: 'The event’s id, the same on every retry and replay of it (in a v2 event, the body’s `id`).',
+    schema: { type: 'string' },
+  },
+  {
+    name: 'x-service-delivery-id',
+    in: 'header',
+    required: true,
+    description: 'The delivery id, which POST /v2/webhooks/deliveries/{id}/replay takes.',
+    schema: { type: 'string' },
+  },
+];
+
+const DELIVERY_ANSWERS = {
+  '2XX': { description: 'Received. Answer quickly: the delivery times out after 15 s.' },
+  '410': { description: 'Gone: the subscription is disabled (a v1 hook is deleted).' },
+  default: {
+    description:
+      'Anything else, or no answer, is retried: immediately, after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and ' +
+      '10 h (±10 %). Five days of nothing but failures disables the subscription.',
+  },
+};
+
+/** What the service POSTs to webhook targets: each v2 event type, and the v1 hook body. */
+function webhooks(): Record<string, JsonObject> {
+  const hooks: Record<string, JsonObject> = {};
+  for (const [type, name, , meaning] of EVENTS) {
+    hooks[type] = {
+      post: {
+        operationId: `on${name}`,
+        tags: ['Webhooks'],
+        summary: type,
+        description: `${meaning} Delivered to subscriptions whose \`events\` include \`${type}\`.`,
+        parameters: DELIVERY_HEADERS,
+        requestBody: { required: true, content: { 'application/json': { schema: ref(name) } } },
+        responses: DELIVERY_ANSWERS,
+      },
+    };
+  }
+  hooks['v1-hook'] = {
+    post: {
+      operationId: 'onV1Hook',
+      tags: ['v1 (legacy)'],
+      summary: 'A v1 hook',
+      description:
+        'What a v1 subscription receives for its action: the item, bare and unsigned, with ' +
+        '`x-service-event-id` (unique per event, so two moves of one task are told apart).',
+      parameters: [DELIVERY_HEADERS[1]!],
+      requestBody: { required: true, content: { 'application/json': { schema: ref('V1Item') } } },
+      responses: DELIVERY_ANSWERS,
+    },
+  };
+  return hooks;
 }
 
 const INFO_DESCRIPTION = [
