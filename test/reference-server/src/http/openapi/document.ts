@@ -111,6 +111,9 @@ class ComponentSet {
         if (zodSchema === ReplyRequest) jsonSchema.additionalProperties = false;
         // `format` says it; zod's equivalent pattern is a long regular expression.
         if (jsonSchema.format === 'date-time') delete jsonSchema.pattern;
+        // zod bounds every integer to the safe range; said on each field, that is only noise.
+        if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
+        if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
         // Metadata the shared schemas carry themselves (the known values of an open enum).
         const own = z.globalRegistry.get(zodSchema);
         if (own?.description && jsonSchema.description === undefined)
