@@ -2,6 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { EVENT_TYPES } from '@threadwork/shared/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NOT_YET_SERVED, ROUTES, routeKey, UNDOCUMENTED_PREFIXES } from '../src/http/openapi/catalogue.ts';
+import { buildDocument } from '../src/http/openapi/document.ts';
 import { type RunningServer, startServer } from '../src/index.ts';
 import { problemsOf } from './helpers/contract.ts';
 import type { Exchange } from './helpers/contract-checker.ts';
@@ -135,6 +136,16 @@ describe('the route catalogue', () => {
       }))
       .filter((entry) => entry.guard.join() !== entry.catalogue.join());
     expect(differing).toEqual([]);
+  });
+
+  it('makes a valid document of every entry, the NOT_YET_SERVED ones included, ready for their routes', async () => {
+    const document = buildDocument({ withNotYetServed: true });
+    const result = await new Validator().validate(document as Json);
+    expect(result.errors ?? []).toEqual([]);
+    for (const key of NOT_YET_SERVED) {
+      const [method, path] = key.split(' ') as [string, string];
+      expect(document.paths, key).toHaveProperty([path, method.toLowerCase()]);
+    }
   });
 
   it('gives every operation a unique operationId', () => {

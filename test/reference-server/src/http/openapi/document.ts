@@ -217,8 +217,8 @@ function errorResponses(route: RouteEntry): Record<string, JsonObject> {
   return responses;
 }
 
-/** The document as served: every catalogued route but the NOT_YET_SERVED ones. */
-export function buildDocument(): JsonObject {
+/** The document as served: every catalogued route but the NOT_YET_SERVED ones (unless asked for). */
+export function buildDocument(options: { withNotYetServed?: boolean } = {}): JsonObject {
   const responses = new ComponentSet(RESPONSE_COMPONENTS);
   const requests = new ComponentSet(REQUEST_COMPONENTS);
   const PageMeta = Meta.extend({ pagination: PaginationMeta });
@@ -234,7 +234,7 @@ export function buildDocument(): JsonObject {
   const paths: Record<string, Record<string, JsonObject>> = {};
   const envelopes = new Set<string>();
   for (const route of ROUTES) {
-    if (NOT_YET_SERVED.has(routeKey(route.method, route.path))) continue;
+    if (!options.withNotYetServed && NOT_YET_SERVED.has(routeKey(route.method, route.path))) continue;
     const name = pascal(route.operationId);
     let success: JsonObject;
     if (route.data || route.page) {
