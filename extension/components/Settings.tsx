@@ -61,7 +61,13 @@ function Connection({ send, requestHostPermission }: SettingsProps) {
   useEffect(() => {
     send({ type: 'settings.get' }).then(({ settings }) => {
       setView(settings);
-      setForm({ ...settings, apiSecret: '' });
+      setForm({
+        origin: settings.origin,
+        email: settings.email,
+        apiKey: settings.apiKey,
+        apiSecret: '',
+        keyName: settings.keyName,
+      });
     }, setError);
   }, []);
 

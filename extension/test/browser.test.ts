@@ -1,0 +1,159 @@
+// @vitest-environment node
+/**
+ * The built extension in a real Chromium: the mailbox page served at its real URL, the reference server
+ * live on loopback. Screenshots go to test/screenshots/ (not committed) for a look at the UI.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ThreadworkClient } from '@threadwork/shared';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildTestExtension,
+  type LoadedBrowser,
+  launchWithExtension,
+  MAILBOX_URL,
+} from './helpers/browser.ts';
+import { type RunningServer, SEED, startServer } from './helpers/server.ts';
+
+const SHOTS = join(import.meta.dirname, 'screenshots');
+let browser: LoadedBrowser;
+let server: RunningServer;
+let api: ThreadworkClient;
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  [server] = await Promise.all([startServer(), buildTestExtension()]);
+  browser = await launchWithExtension();
+  api = new ThreadworkClient({ baseUrl: `${server.origin}/v2`, apiKey: SEED.v2Key });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function openThread(page: Page, token: string) {
+  await page.evaluate((hash) => {
+    location.hash = hash;
+  }, `#inbox/${token}`);
+}
+
+async function configure(origin: string) {
+  const page = await browser.context.newPage();
+  await page.goto(`chrome-extension://${browser.extensionId}/options.html`);
+  await page.getByTestId('threadwork-settings-origin').fill(origin);
+  await page.getByTestId('threadwork-settings-email').fill(SEED.credentials.email);
+  await page.getByTestId('threadwork-settings-api-key').fill(SEED.credentials.apiKey);
+  await page.getByTestId('threadwork-settings-api-secret').fill(SEED.credentials.apiSecret);
+  await page.getByTestId('threadwork-settings-key-name').fill(SEED.credentials.keyName);
+  await page.getByTestId('threadwork-settings-save').click();
+  await page.getByTestId('threadwork-settings-saved').waitFor();
+  return page;
+}
+
+describe('the extension in the mailbox', () => {
+  it('says it is not configured, with a way to the settings, before any setup', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(MAILBOX_URL);
+    await openThread(page, 'FMfcgzQXJlunch');
+    await page.getByTestId('threadwork-create-task').click();
+    const error = page.getByTestId('threadwork-error');
+    await expect.poll(() => error.getAttribute('data-kind')).toBe('not_configured');
+    await expect.poll(() => error.textContent()).toContain('Open settings');
+    await page.getByTestId('threadwork-panel').screenshot({ path: join(SHOTS, 'panel-not-configured.png') });
+    await page.close();
+  });
+
+  it('configures, tests the connection and shows who you are', async () => {
+    const page = await configure(server.origin);
+    await page.getByTestId('threadwork-settings-test').click();
+    await expect
+      .poll(() => page.getByTestId('threadwork-settings-whoami').textContent())
+      .toContain('Ada Lovelace');
+    await page.screenshot({ path: join(SHOTS, 'settings.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('puts the button in the open conversation toolbar only, and follows navigation', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(MAILBOX_URL);
+    const button = page.getByTestId('threadwork-create-task');
+    await expect.poll(() => button.count()).toBe(0);
+    await openThread(page, 'FMfcgzQXJroof');
+    await button.waitFor();
+    const place = await page.evaluate(() => {
+      const host = document.querySelector('[data-threadwork-host="button"]');
+      return host?.parentElement?.closest('[role="main"]')?.id;
+    });
+    expect(place).toBe('view-FMfcgzQXJroof');
+    await page.evaluate(() => {
+      location.hash = '#inbox';
+    });
+    await expect.poll(() => button.count()).toBe(0);
+    await page.close();
+  });
+
+  it('creates a task from the thread (a double click makes one), lists it and marks it complete', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(MAILBOX_URL);
+    await openThread(page, 'FMfcgzQXJroof');
+    await page.getByTestId('threadwork-create-task').click();
+    const title = page.getByTestId('threadwork-title');
+    // The subject is read as text: markup in it stays characters.
+    await expect.poll(() => title.inputValue()).toBe('Quote for the roof <b>🏠</b>');
+    await expect.poll(() => page.getByTestId('threadwork-list').locator('option').count()).toBe(2);
+    await page.getByTestId('threadwork-list').selectOption(SEED.doing);
+    await page.getByTestId('threadwork-notes').fill('Call Bob back');
+    await page.getByTestId('threadwork-position').selectOption('bottom');
+    await page.getByTestId('threadwork-submit').dblclick();
+    const confirmation = page.getByTestId('threadwork-confirmation');
+    await expect.poll(() => confirmation.textContent()).toContain('Roadmap');
+    expect(await confirmation.textContent()).toContain('Doing');
+
+    const tasks = (await api.tasks.list({ list_id: SEED.doing })).data;
+    expect(tasks).toHaveLength(1);
+    const task = tasks[0]!;
+    expect(task.title).toBe('Quote for the roof <b>🏠</b>');
+    expect(task.notes).toBe('Call Bob back');
+    expect(task.thread_ids).toContain(SEED.roof.id);
+    const thread = await api.emailThreads.get(SEED.roof.id);
+    expect(thread.linked_tasks?.map((linked) => linked.id)).toContain(task.id);
+
+    const linked = page.locator(`[data-testid="threadwork-linked-task"][data-task-id="${task.id}"]`);
+    await linked.waitFor();
+    await page.getByTestId('threadwork-panel').screenshot({ path: join(SHOTS, 'panel-created.png') });
+    await linked.getByTestId('threadwork-complete').click();
+    await expect.poll(() => linked.getAttribute('data-completed')).toBe('true');
+    expect((await api.tasks.get(task.id)).completed).toBe(true);
+
+    // The next panel remembers the list of this successful create.
+    await openThread(page, 'FMfcgzQXJlunch');
+    await expect.poll(() => page.getByTestId('threadwork-list').inputValue()).toBe(SEED.doing);
+    await page.close();
+  });
+
+  it('keeps typing in the panel away from the page shortcuts', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(MAILBOX_URL);
+    await openThread(page, 'FMfcgzQXJlunch');
+    await page.getByTestId('threadwork-create-task').click();
+    const title = page.getByTestId('threadwork-title');
+    await title.fill('');
+    await page.evaluate(() => {
+      (window as unknown as { pageKeys: string[] }).pageKeys.length = 0;
+    });
+    await title.pressSequentially('cej#/kx?!');
+    await page.getByTestId('threadwork-notes').press('e');
+    expect(await title.inputValue()).toBe('cej#/kx?!');
+    const reached = await page.evaluate(() => (window as unknown as { pageKeys: string[] }).pageKeys);
+    expect(reached).toEqual([]);
+    // Outside the panel, the page still gets its keys.
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press('j');
+    expect(
+      await page.evaluate(() => (window as unknown as { pageKeys: string[] }).pageKeys.length),
+    ).toBeGreaterThan(0);
+    await page.close();
+  });
+});
