@@ -160,7 +160,8 @@ export function TaskPanel({ thread, send, onOpenSettings, onSubmitRef }: TaskPan
       remembered.current = { team_id: teamId, board_id: boardId, list_id: listId };
       idempotency.current = null;
       drafts.delete(thread.id);
-      await refreshLinked();
+      // The linked tasks refresh behind the confirmation: the next submit need not wait for them.
+      void refreshLinked();
     } catch (failure) {
       setError(failure);
     } finally {
@@ -291,7 +292,7 @@ export function TaskPanel({ thread, send, onOpenSettings, onSubmitRef }: TaskPan
       <ErrorArea error={error} testId="threadwork-error" onOpenSettings={onOpenSettings} />
       {created !== null && (
         <div class="tw-ok" role="status" data-testid="threadwork-confirmation">
-          Task created in <strong>{created.board_name ?? 'its board'}</strong> ›{' '}
+          Created “{created.title}” in <strong>{created.board_name ?? 'its board'}</strong> ›{' '}
           <strong>{created.list_name ?? 'its list'}</strong>.
         </div>
       )}
