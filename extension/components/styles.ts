@@ -26,7 +26,7 @@ textarea { resize: vertical; }
 .tw-error strong, .tw-error div { color: #8c1d18; }
 .tw-error-detail { margin-top: 4px; font-size: 12px; }
 .tw-ok { background: #e6f4ea; border: 1px solid #a8dab5; border-radius: 8px; padding: 8px 10px; }
-.tw-link { border: none; background: none; color: #0b57d0; text-decoration: underline; padding: 4px 0 0; }
+.tw-link { display: block; border: none; background: none; color: #0b57d0; text-decoration: underline; padding: 4px 0 0; }
 .tw-muted { color: #5e5e5e; }
 .tw-linked h3 { font-size: 13px; margin: 12px 0 4px; font-weight: 500; }
 .tw-linked ul, .tw-keys { list-style: none; margin: 0; padding: 0; }
