@@ -14,7 +14,7 @@ import {
   launchWithExtension,
   MAILBOX_URL,
 } from './helpers/browser.ts';
-import { type RunningServer, SEED, startServer } from './helpers/server.ts';
+import { type RunningServer, SEED, servesApiKeys, startServer } from './helpers/server.ts';
 
 const SHOTS = join(import.meta.dirname, 'screenshots');
 let browser: LoadedBrowser;
@@ -39,13 +39,15 @@ async function openThread(page: Page, token: string) {
   }, `#inbox/${token}`);
 }
 
-async function configure(origin: string) {
+async function configure(origin: string, overrides: { apiSecret?: string } = {}) {
   const page = await browser.context.newPage();
   await page.goto(`chrome-extension://${browser.extensionId}/options.html`);
   await page.getByTestId('threadwork-settings-origin').fill(origin);
   await page.getByTestId('threadwork-settings-email').fill(SEED.credentials.email);
   await page.getByTestId('threadwork-settings-api-key').fill(SEED.credentials.apiKey);
-  await page.getByTestId('threadwork-settings-api-secret').fill(SEED.credentials.apiSecret);
+  await page
+    .getByTestId('threadwork-settings-api-secret')
+    .fill(overrides.apiSecret ?? SEED.credentials.apiSecret);
   await page.getByTestId('threadwork-settings-key-name').fill(SEED.credentials.keyName);
   await page.getByTestId('threadwork-settings-save').click();
   await page.getByTestId('threadwork-settings-saved').waitFor();
@@ -63,6 +65,24 @@ describe('the extension in the mailbox', () => {
     await expect.poll(() => error.textContent()).toContain('Open settings');
     await page.getByTestId('threadwork-panel').screenshot({ path: join(SHOTS, 'panel-not-configured.png') });
     await page.close();
+  });
+
+  it('shows bad credentials and an unreachable service in the settings error area', async () => {
+    const page = await configure(server.origin, { apiSecret: 'wrong-secret' });
+    await page.getByTestId('threadwork-settings-test').click();
+    const error = page.getByTestId('threadwork-settings-error');
+    await expect.poll(() => error.getAttribute('data-kind')).toBe('bad_credentials');
+    await page.screenshot({ path: join(SHOTS, 'settings-bad-credentials.png'), fullPage: true });
+    await page.close();
+
+    // Port 9 (discard) on loopback: nothing listens, the connection is refused at once.
+    const down = await configure('http://127.0.0.1:9');
+    await down.getByTestId('threadwork-settings-test').click();
+    await expect
+      .poll(() => down.getByTestId('threadwork-settings-error').getAttribute('data-kind'))
+      .toBe('unreachable');
+    await down.screenshot({ path: join(SHOTS, 'settings-unreachable.png'), fullPage: true });
+    await down.close();
   });
 
   it('configures, tests the connection and shows who you are', async () => {
@@ -91,6 +111,29 @@ describe('the extension in the mailbox', () => {
       location.hash = '#inbox';
     });
     await expect.poll(() => button.count()).toBe(0);
+
+    // Another thread: one button, in that thread's view (the earlier view is kept, hidden, without it).
+    await openThread(page, 'FMfcgzQXJlunch');
+    await button.waitFor();
+    expect(await button.count()).toBe(1);
+    expect(
+      await page.evaluate(
+        () =>
+          document.querySelector('[data-threadwork-host="button"]')?.parentElement?.closest('[role="main"]')
+            ?.id,
+      ),
+    ).toBe('view-FMfcgzQXJlunch');
+
+    // A conversation without a toolbar gets the floating button.
+    await openThread(page, 'FMfcgzQXJsolo');
+    await expect
+      .poll(() =>
+        page.evaluate(
+          () => document.querySelector('[data-threadwork-host="button"]')?.parentElement?.tagName,
+        ),
+      )
+      .toBe('BODY');
+    expect(await button.getAttribute('class')).toContain('tw-floating');
     await page.close();
   });
 
@@ -130,6 +173,45 @@ describe('the extension in the mailbox', () => {
     // The next panel remembers the list of this successful create.
     await openThread(page, 'FMfcgzQXJlunch');
     await expect.poll(() => page.getByTestId('threadwork-list').inputValue()).toBe(SEED.doing);
+    await page.close();
+  });
+
+  it('opens the same settings inside the mailbox panel', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(MAILBOX_URL);
+    await openThread(page, 'FMfcgzQXJlunch');
+    await page.getByTestId('threadwork-create-task').click();
+    await page.getByTestId('threadwork-panel').getByRole('button', { name: 'Settings' }).click();
+    await expect.poll(() => page.getByTestId('threadwork-settings-origin').inputValue()).toBe(server.origin);
+    await page.getByTestId('threadwork-settings-test').click();
+    await expect
+      .poll(() => page.getByTestId('threadwork-settings-whoami').textContent())
+      .toContain('ada@example.com');
+    await page.getByTestId('threadwork-panel').screenshot({ path: join(SHOTS, 'panel-settings.png') });
+    await page.close();
+  });
+
+  it('manages API keys in the API tab (when the server serves /v2/api-keys)', async (context) => {
+    if (!(await servesApiKeys(server.origin))) context.skip();
+    const page = await browser.context.newPage();
+    await page.goto(`chrome-extension://${browser.extensionId}/options.html`);
+    await page.getByRole('tab', { name: 'API keys' }).click();
+    await page.locator('[data-testid="threadwork-key"][data-key-id="key_full"]').waitFor();
+    await page.getByTestId('threadwork-key-name').fill('Laptop');
+    await page.getByTestId('threadwork-key-type').selectOption('v2');
+    await page.getByRole('checkbox', { name: 'boards.read' }).check();
+    await page.getByTestId('threadwork-key-create').click();
+    const secret = await page.getByTestId('threadwork-key-secret').textContent();
+    expect(secret?.length).toBeGreaterThan(8);
+    const created = (await api.apiKeys.list()).data.find((key) => key.name === 'Laptop');
+    expect(created?.scopes).toEqual(['boards.read']);
+    await page.screenshot({ path: join(SHOTS, 'settings-api-keys.png'), fullPage: true });
+    const revoke = page.locator(`[data-key-id="${created!.id}"] [data-testid="threadwork-key-revoke"]`);
+    await revoke.click();
+    await revoke.click();
+    await expect
+      .poll(async () => (await api.apiKeys.list()).data.some((key) => key.id === created!.id))
+      .toBe(false);
     await page.close();
   });
 
