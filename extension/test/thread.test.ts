@@ -36,6 +36,12 @@ describe('the open thread on saved mailbox pages', () => {
     expect(thread?.toolbar).toBeNull();
   });
 
+  it('finds the toolbar beside the view in the older layout, skipping the hidden ones before it', () => {
+    const thread = detectOpenThread(load('toolbar-beside-view.html'));
+    expect(thread?.id).toBe('18c2f0a1b2c3d4e5');
+    expect(thread?.toolbar?.id).toBe('conversation-toolbar');
+  });
+
   it('without a toolbar, falls back to the perm id (decimal) as hex and floats', () => {
     const thread = detectOpenThread(load('no-toolbar.html'));
     expect(thread?.id).toBe('18c2f0a1b2c3d4e5');

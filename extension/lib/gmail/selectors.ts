@@ -7,10 +7,8 @@
 export const SELECTORS = {
   /** The open conversation's subject heading, which names the thread. */
   subjectHeading: ['h2[data-legacy-thread-id]', 'h2[data-thread-perm-id]', 'h2.hP'],
-  /** A view: Gmail keeps one per visited screen and hides all but the current one. */
-  view: ['[role="main"]', 'div.nH.aHU', 'div.nH'],
-  /** The main toolbar of a view (archive, spam, delete, labels, …). */
-  toolbar: ['[gh="mtb"]'],
+  /** The main toolbar of a view (archive, spam, delete, labels, …), inside its `[gh=tm]` container. */
+  toolbar: ['[gh="tm"] [gh="mtb"]', '[gh="mtb"]'],
   /** The thread list: a toolbar whose view contains it belongs to the list, not to the conversation. */
   threadList: ['[gh="tl"]', 'table.F.cf.zt'],
   /** Places a `[gh=mtb]` must never be taken from: a list row, a message, a row's hover toolbar. */

@@ -77,22 +77,23 @@ export function findOpenHeading(document: Document): Element | null {
 }
 
 /**
- * The toolbar of the conversation that holds `heading`: the visible `[gh=mtb]` of the nearest enclosing view
- * that has one, provided that view does not also hold the thread list (in a split pane the list's toolbar is
- * not the conversation's) and the toolbar sits in no list row or message.
+ * The toolbar of the conversation that holds `heading`: the visible `[gh=mtb]` nearest to the heading, going
+ * up from it. Gmail puts each view's toolbar in a `[gh=tm]` container beside the conversation, inside the
+ * view (`[role=main]`) or, in older layouts, one level above it; the toolbars of hidden views are hidden with
+ * them. The search stops at a scope that holds a visible thread list (in a split pane the toolbar there is
+ * the list's, not the conversation's), and never takes a `[gh=mtb]` inside a list row or a message.
  */
 export function findConversationToolbar(heading: Element): Element | null {
   for (let scope = heading.parentElement; scope !== null; scope = scope.parentElement) {
-    const toolbars = queryAll(scope, SELECTORS.toolbar).filter(
-      (toolbar) =>
-        isVisible(toolbar) &&
-        !SELECTORS.notConversationToolbar.some((selector) => toolbar.parentElement?.closest(selector)),
-    );
-    const holdsList = queryAll(scope, SELECTORS.threadList).some(isVisible);
-    if (holdsList) return null;
-    if (toolbars.length > 0) return toolbars[0] ?? null;
-    // Past the conversation's own view there is nothing of this conversation left to find.
-    if (SELECTORS.view.slice(0, 1).some((selector) => scope?.matches(selector))) return null;
+    if (queryAll(scope, SELECTORS.threadList).some(isVisible)) return null;
+    for (const selector of SELECTORS.toolbar) {
+      const toolbar = Array.from(scope.querySelectorAll(selector)).find(
+        (candidate) =>
+          isVisible(candidate) &&
+          !SELECTORS.notConversationToolbar.some((place) => candidate.parentElement?.closest(place)),
+      );
+      if (toolbar !== undefined) return toolbar;
+    }
   }
   return null;
 }
