@@ -38,6 +38,11 @@ export class MailboxUi {
     }
   }
 
+  /** Whether the button is where `show` put it: false once the page has re-rendered it away. */
+  isPlaced(): boolean {
+    return this.#thread === null || this.#button?.host.isConnected === true;
+  }
+
   openPanel(mode: Mode = this.#thread === null ? 'settings' : 'task'): void {
     this.#mode = mode;
     if (this.#panel === null) {
@@ -58,8 +63,11 @@ export class MailboxUi {
   }
 
   #onKey(event: KeyboardEvent): void {
-    if (event.key === 'Escape') this.closePanel();
-    else if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) this.#submit?.();
+    // Escape closes on keyup, so that no half of the key press lands on the page once the panel is gone.
+    if (event.type === 'keyup' && event.key === 'Escape') this.closePanel();
+    else if (event.type === 'keydown' && event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      this.#submit?.();
+    }
   }
 
   #placeButton(): void {

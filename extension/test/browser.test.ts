@@ -124,6 +124,13 @@ describe('the extension in the mailbox', () => {
       ),
     ).toBe('view-FMfcgzQXJlunch');
 
+    // The mailbox re-renders its toolbar: the button comes back.
+    await page.evaluate(() => {
+      const toolbar = document.querySelector('#view-FMfcgzQXJlunch [gh="mtb"]')!;
+      toolbar.innerHTML = '<div role="button" aria-label="Archive">▣</div>';
+    });
+    await expect.poll(() => button.count()).toBe(1);
+
     // A conversation without a toolbar gets the floating button.
     await openThread(page, 'FMfcgzQXJsolo');
     await expect
@@ -230,6 +237,11 @@ describe('the extension in the mailbox', () => {
     expect(await title.inputValue()).toBe('cej#/kx?!');
     const reached = await page.evaluate(() => (window as unknown as { pageKeys: string[] }).pageKeys);
     expect(reached).toEqual([]);
+    // Escape closes the panel (the panel's own keys still work behind the guard).
+    await title.press('Escape');
+    await expect.poll(() => page.getByTestId('threadwork-panel').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { pageKeys: string[] }).pageKeys)).toEqual([]);
+
     // Outside the panel, the page still gets its keys.
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await page.keyboard.press('j');

@@ -19,7 +19,11 @@ export default defineContentScript({
     installCaptureGuard(window);
     const start = () => {
       const ui = new MailboxUi(document, createSend(browser.runtime), render);
-      watchOpenThread(document, (thread) => ui.show(thread));
+      watchOpenThread(
+        document,
+        (thread) => ui.show(thread),
+        () => ui.isPlaced(),
+      );
       browser.runtime.onMessage.addListener((message: unknown) => {
         if ((message as { type?: unknown } | null)?.type === 'panel.open') ui.openPanel();
         return undefined;

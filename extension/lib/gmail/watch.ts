@@ -8,6 +8,8 @@ import { detectOpenThread, type OpenThread } from './thread.ts';
 export function watchOpenThread(
   document: Document,
   onChange: (thread: OpenThread | null) => void,
+  /** False when the page removed what was placed for the current thread (Gmail re-rendered its toolbar). */
+  isPlaced: () => boolean = () => true,
 ): () => void {
   let current: OpenThread | null = null;
   let scheduled = false;
@@ -20,7 +22,7 @@ export function watchOpenThread(
     const same =
       next?.id === current?.id && next?.heading === current?.heading && next?.toolbar === current?.toolbar;
     current = next;
-    if (!same) onChange(next);
+    if (!same || !isPlaced()) onChange(next);
   };
   const schedule = () => {
     if (scheduled) return;
