@@ -16,6 +16,12 @@ import {
 } from './helpers/browser.ts';
 import { type RunningServer, SEED, servesApiKeys, startServer } from './helpers/server.ts';
 
+/** The two calls of `chrome.tabs` the shortcut test makes inside the service worker. */
+interface TabsApi {
+  query(query: { url: string }): Promise<{ id?: number }[]>;
+  sendMessage(tabId: number, message: unknown): Promise<unknown>;
+}
+
 const SHOTS = join(import.meta.dirname, 'screenshots');
 let browser: LoadedBrowser;
 let server: RunningServer;
@@ -219,6 +225,23 @@ describe('the extension in the mailbox', () => {
     await expect
       .poll(async () => (await api.apiKeys.list()).data.some((key) => key.id === created!.id))
       .toBe(false);
+    await page.close();
+  });
+
+  it('opens the panel when the background relays the keyboard shortcut', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(MAILBOX_URL);
+    await openThread(page, 'FMfcgzQXJroof');
+    await page.getByTestId('threadwork-create-task').waitFor();
+    // What the commands listener sends to the active tab (the shortcut itself cannot be pressed headless).
+    const worker = browser.context.serviceWorkers()[0]!;
+    await worker.evaluate(async () => {
+      const { tabs } = (globalThis as unknown as { chrome: { tabs: TabsApi } }).chrome;
+      const [tab] = await tabs.query({ url: 'https://mail.google.com/*' });
+      await tabs.sendMessage(tab!.id!, { type: 'panel.open' });
+    });
+    await page.getByTestId('threadwork-panel').waitFor();
+    expect(await page.getByTestId('threadwork-title').inputValue()).toBe('Quote for the roof <b>🏠</b>');
     await page.close();
   });
 
