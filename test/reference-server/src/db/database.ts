@@ -4,7 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresAdapter, PostgresDialect, type Transaction } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, sql, type Transaction } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { type GroupCommit, GroupCommitSqliteDialect, groupCommitOf } from './group-commit.ts';
 import type { DialectName } from './migrations/columns.ts';
@@ -65,16 +65,23 @@ export function isShared(executor: Executor): boolean {
   return executor.getExecutor().adapter instanceof PostgresAdapter;
 }
 
-/** How often a transaction that lost a race with another (PostgreSQL) is run again before it fails. */
-const MAX_TRANSACTION_RUNS = 20;
+/** How often a transaction that PostgreSQL aborted as a deadlock victim is run again before it fails. */
+const MAX_TRANSACTION_RUNS = 5;
+
+/** The advisory lock every write transaction takes on PostgreSQL (an arbitrary constant of ours). */
+const WRITE_LOCK = 0x7477_7772; // "twwr"
 
 /**
- * Runs `work` in one transaction, as if no other transaction ran at the same time. On SQLite that is
- * simply so (one connection, one writer). On PostgreSQL, where other connections and other processes
- * write at once, the transaction is SERIALIZABLE, and one that PostgreSQL aborts because it raced
- * another (a serialization failure or a deadlock) is run again from the start, after a short random
- * pause: the domain's read-then-write steps (the next position in a list, say) stay correct without
- * knowing about other writers. `work` must have no effect outside the transaction.
+ * Runs `work` in one transaction, as if no other write transaction ran at the same time. On SQLite that
+ * is simply so (one process, one writer). On PostgreSQL, where other connections and other processes
+ * write at once, every such transaction first takes one transaction-scoped advisory lock, so they run
+ * one after another across all processes, each seeing everything committed before it (READ COMMITTED
+ * reads the latest data at every statement): the domain's read-then-write steps (the next position in
+ * a list, say) stay correct without knowing about other writers. Reads need no lock. SERIALIZABLE
+ * with retries was tried first: on tables this small PostgreSQL's predicate locks cover whole tables,
+ * so concurrent creates aborted each other until the retries ran out. A transaction chosen as a
+ * deadlock victim (it met a row the delivery worker holds) is run again. `work` must have no effect
+ * outside the transaction.
  */
 export async function transact<T>(
   db: Kysely<Database>,
@@ -83,10 +90,12 @@ export async function transact<T>(
   if (!isShared(db)) return db.transaction().execute(work);
   for (let run = 1; ; run++) {
     try {
-      return await db.transaction().setIsolationLevel('serializable').execute(work);
+      return await db.transaction().execute(async (tx) => {
+        await sql`select pg_advisory_xact_lock(${sql.lit(WRITE_LOCK)})`.execute(tx);
+        return work(tx);
+      });
     } catch (error) {
       if (run >= MAX_TRANSACTION_RUNS || !isRaceLost(error)) throw error;
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(2 ** run, 50)));
     }
   }
 }
