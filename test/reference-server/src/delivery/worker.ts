@@ -140,8 +140,9 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       return;
     }
     if (shared) {
+      // One claimer looks; each that finds a delivery starts another while slots are free.
       backlog = false;
-      for (let claimer = 0; claimer < slots; claimer++) startSharedClaimer();
+      startSharedClaimer();
       return;
     }
     // One query per batch: the due deliveries with their subscriptions' state.
@@ -208,6 +209,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         claimed = await db.transaction().execute(async (tx) => {
           const [delivery] = await dueDeliveries(tx, 1).forUpdate('d').skipLocked().execute();
           if (delivery === undefined) return false;
+          if (inFlight.size < concurrency) startSharedClaimer();
+          else backlog = true;
           await attempt(delivery, tx);
           return true;
         });
