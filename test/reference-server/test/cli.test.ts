@@ -86,5 +86,6 @@ describe('cli', () => {
     const reseed = await runCli(['--port', '0', '--db', db, '--seed', seed]);
     expect(reseed.code).toBe(1);
     expect(reseed.stderr).toContain('not empty');
-  });
+    // Three server processes one after another: more than the default 5 s on a busy machine.
+  }, 20_000);
 });

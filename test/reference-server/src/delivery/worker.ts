@@ -203,6 +203,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
    */
   function startSharedClaimer(): void {
     const id = `claimer:${++claimers}`;
+    /** The delivery being attempted: if its transaction fails, it is put off rather than retried at once. */
+    let current: string | null = null;
     const work = (async () => {
       let claimed = true;
       while (claimed && running) {
@@ -211,18 +213,21 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
           if (delivery === undefined) return false;
           if (inFlight.size < concurrency) startSharedClaimer();
           else backlog = true;
+          current = delivery.id;
           await attempt(delivery, tx);
           return true;
         });
+        current = null;
       }
       if (lookAheadNeeded) {
         lookAheadNeeded = false;
         await lookAhead();
       }
     })()
-      .catch((error: unknown) => {
+      .catch(async (error: unknown) => {
         if (running) onError(error);
-        wakeAt(new Date(now().getTime() + RECOVERY_DELAY_MS).toISOString());
+        if (current !== null) await releaseLater(current);
+        else wakeAt(new Date(now().getTime() + RECOVERY_DELAY_MS).toISOString());
       })
       .finally(() => {
         inFlight.delete(id);
