@@ -188,6 +188,9 @@ function withStatementCache(sqlite: SqliteDatabase.Database, capacity = 500) {
   };
 }
 
+/** Distinct statements a server process prepares on each PostgreSQL connection, at most. */
+const MAX_NAMED_STATEMENTS = 1000;
+
 /** Connections per server process: requests and the delivery worker share them. */
 const POSTGRES_POOL_SIZE = 20;
 
@@ -213,6 +216,25 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
   // five sixths of write throughput here. A URL that sets synchronous_commit itself keeps its choice.
   const options = /synchronous_commit/.test(url) ? {} : { options: '-c synchronous_commit=off' };
   const pool = new pg.Pool({ connectionString: url, max: POSTGRES_POOL_SIZE, types, ...options });
+  // Statements with parameters run as named prepared statements: each connection parses and plans a
+  // statement once, and later runs bind new values only (Kysely sends the same SQL text for the same
+  // query). Names are per SQL text, the same on every connection; bounded, since `in` lists of every
+  // length make new texts (those beyond the bound are parsed each time, as unnamed statements are).
+  const names = new Map<string, string>();
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    client.query = ((text: unknown, values?: unknown, callback?: unknown) => {
+      if (typeof text !== 'string' || !Array.isArray(values) || values.length === 0) {
+        return query(text, values, callback);
+      }
+      let name = names.get(text);
+      if (name === undefined && names.size < MAX_NAMED_STATEMENTS) {
+        name = `tw_${names.size}`;
+        names.set(text, name);
+      }
+      return query(name === undefined ? { text, values } : { name, text, values }, callback);
+    }) as typeof client.query;
+  });
   // A pool reports errors of idle connections (the server restarting, say) here; unhandled, they
   // would end the process. The next query then opens a fresh connection.
   pool.on('error', (error) => {
