@@ -24,17 +24,23 @@ import {
 import { AuthenticationError, InvalidResponseError, ThreadworkError } from '../errors.ts';
 import { HttpClient, PACKAGE_USER_AGENT } from '../http.ts';
 import { parseQuery, parseRequest, withQuery } from '../request.ts';
+import type { AccessTokenProvider } from '../v2/transport.ts';
 import { tokenExpiresAt } from './token.ts';
 
 export interface LegacyClientOptions {
+  /** The login email the key was created with (the four credentials are needed unless `accessToken` is given). */
+  email?: string | undefined;
+  apiKey?: string | undefined;
+  apiSecret?: string | undefined;
+  /** The name given to the key. */
+  apiKeyName?: string | undefined;
+  /**
+   * A session token managed by the caller (Zapier's session auth keeps it in the connection), or a function
+   * that supplies one: the client sends it and never calls the token endpoint itself.
+   */
+  accessToken?: string | AccessTokenProvider | undefined;
   /** The service origin: v1 lives at `{origin}/api/v1`, the token endpoint at `{origin}/auth/api_token`. */
   origin: string;
-  /** The login email the key was created with. */
-  email: string;
-  apiKey: string;
-  apiSecret: string;
-  /** The name given to the key. */
-  apiKeyName: string;
   fetch?: typeof fetch | undefined;
   /** Clock in epoch milliseconds (tests inject one). */
   now?: (() => number) | undefined;
@@ -89,6 +95,12 @@ export class LegacyClient {
    * (the v2 client passes it after a 401: `accessToken: (context) => legacy.getToken(context)`).
    */
   getToken(options?: { refresh?: boolean | undefined }): Promise<string> {
+    const { accessToken } = this.#credentials;
+    if (accessToken !== undefined) {
+      return Promise.resolve(
+        typeof accessToken === 'string' ? accessToken : accessToken({ refresh: options?.refresh === true }),
+      );
+    }
     const cached = this.#token;
     if (options?.refresh !== true && cached !== undefined && this.#now() < cached.renewAt) {
       return Promise.resolve(cached.value);
@@ -177,13 +189,15 @@ export class LegacyClient {
   }
 
   async #requestToken(): Promise<string> {
+    const given = this.#credentials;
+    if (given.accessToken !== undefined) throw new TypeError('unreachable: the caller owns the token');
     const credentials = parseRequest(
       V1TokenRequest,
       {
-        email: this.#credentials.email,
-        api_key: this.#credentials.apiKey,
-        api_secret: this.#credentials.apiSecret,
-        api_key_name: this.#credentials.apiKeyName,
+        email: given.email,
+        api_key: given.apiKey,
+        api_secret: given.apiSecret,
+        api_key_name: given.apiKeyName,
       },
       'credentials',
     );
