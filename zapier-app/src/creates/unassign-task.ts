@@ -1,0 +1,31 @@
+import { defineAction } from './define.ts';
+import { taskField } from './fields.ts';
+import { assignmentChange } from './resources.ts';
+
+// v1 items/unassignTask needs the current assignee's email: with the task alone, the app reads the task
+// (v2) first to learn it. An unassigned task is left as it is and reported unchanged.
+export default defineAction({
+  key: 'unassign_task',
+  noun: 'Task',
+  label: 'Unassign Task',
+  description: 'Updates a task so that nobody is assigned to it.',
+  inputFields: [
+    taskField(),
+    {
+      key: 'assignee_email',
+      label: 'Current Assignee Email',
+      required: false,
+      helpText:
+        'Leave empty and the app finds who is assigned; give it (e.g. `bob@example.com`) to unassign only that member.',
+    },
+  ],
+  resource: assignmentChange,
+  perform: async ({ input, v1, v2, idempotencyKey }) => {
+    const id = input.required('task_id');
+    const email = input.text('assignee_email') ?? (await v2().tasks.get(id)).assignee?.email ?? undefined;
+    if (email === undefined) return { id, assignee_email: null, changed: false };
+    // The assignee is part of the key: the same step run after a reassignment unassigns the new member.
+    await v1().unassignTask(id, email, { idempotencyKey: idempotencyKey(email) });
+    return { id, assignee_email: null, changed: true };
+  },
+});
