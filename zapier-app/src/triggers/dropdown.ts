@@ -26,7 +26,8 @@ export function dropdownTrigger<T>(options: DropdownOptions<T>): Trigger {
     const cursor = bundle.meta?.page ? (await z.cursor.get()) || undefined : undefined;
     const result = await options.load(z, bundle, cursor);
     if (Array.isArray(result)) return result.map(options.toItem);
-    await z.cursor.set(result.nextCursor ?? '');
+    // The cursor is stored only when there is a page to load next ("load more" after the last page does not come).
+    if (result.hasMore && result.nextCursor !== null) await z.cursor.set(result.nextCursor);
     return result.data.map(options.toItem);
   });
   return {
