@@ -22,10 +22,12 @@ export default defineAction({
   resource: assignmentChange,
   perform: async ({ input, v1, v2, idempotencyKey }) => {
     const id = input.required('task_id');
-    const email = input.text('assignee_email') ?? (await v2().tasks.get(id)).assignee?.email ?? undefined;
+    const given = input.text('assignee_email');
+    const email = given ?? (await v2().tasks.get(id)).assignee?.email ?? undefined;
     if (email === undefined) return { id, assignee_email: null, changed: false };
-    // The assignee is part of the key: the same step run after a reassignment unassigns the new member.
-    await v1().unassignTask(id, email, { idempotencyKey: idempotencyKey(email) });
+    // A looked-up assignee is part of the key: the same step run after a reassignment unassigns the new one.
+    const key = given === undefined ? idempotencyKey(email) : idempotencyKey();
+    await v1().unassignTask(id, email, { idempotencyKey: key });
     return { id, assignee_email: null, changed: true };
   },
 });
