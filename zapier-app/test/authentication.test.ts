@@ -1,14 +1,16 @@
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
-  App,
   appTester,
   authData,
+  authTest,
   CREDENTIALS,
+  connectionLabel,
   FRESH_TOKEN,
   jwt,
   ORIGIN,
   rejection,
+  sessionPerform,
   zapierMessage,
 } from './helpers/auth.ts';
 
@@ -39,7 +41,7 @@ describe('session auth', () => {
   it('exchanges the credentials at /auth/api_token (query and body, no token sent) for the session key', async () => {
     const token = jwt(1200, 'minted');
     tokenEndpoint().reply(200, { 'x-access-token': token });
-    const result = await appTester(App.authentication.sessionConfig.perform, {
+    const result = await appTester(sessionPerform, {
       authData: { ...CREDENTIALS },
     });
     expect(result).toEqual({ sessionKey: token });
@@ -48,7 +50,7 @@ describe('session auth', () => {
   it('never sends the stale token to the token endpoint', async () => {
     const token = jwt(1200, 'minted');
     tokenEndpoint().reply(200, { 'x-access-token': token });
-    const result = await appTester(App.authentication.sessionConfig.perform, {
+    const result = await appTester(sessionPerform, {
       authData: authData(jwt(-10, 'stale')),
     });
     expect(result).toEqual({ sessionKey: token });
@@ -58,9 +60,7 @@ describe('session auth', () => {
     tokenEndpoint().reply(401, {
       error: { code: 'unauthenticated', message: 'invalid api_secret', request_id: 'req_1' },
     });
-    const error = await rejection(
-      appTester(App.authentication.sessionConfig.perform, { authData: { ...CREDENTIALS } }),
-    );
+    const error = await rejection(appTester(sessionPerform, { authData: { ...CREDENTIALS } }));
     const message = zapierMessage(error);
     expect(message).toContain('API key or secret');
     expect(message).not.toContain('invalid api_secret');
@@ -68,23 +68,19 @@ describe('session auth', () => {
 
   it('says a URL that has no token endpoint is not the service', async () => {
     nock(ORIGIN).post('/auth/api_token').query(true).reply(404, '<html>Not Found</html>');
-    const error = await rejection(
-      appTester(App.authentication.sessionConfig.perform, { authData: { ...CREDENTIALS } }),
-    );
+    const error = await rejection(appTester(sessionPerform, { authData: { ...CREDENTIALS } }));
     expect(zapierMessage(error)).toMatch(/https:\/\/tw\.example\.test is not the service/);
   });
 
   it('says a URL answering something else than a token is not the service', async () => {
     nock(ORIGIN).post('/auth/api_token').query(true).reply(200, '<!doctype html><p>Welcome</p>');
-    const error = await rejection(
-      appTester(App.authentication.sessionConfig.perform, { authData: { ...CREDENTIALS } }),
-    );
+    const error = await rejection(appTester(sessionPerform, { authData: { ...CREDENTIALS } }));
     expect(zapierMessage(error)).toContain('is not the service');
   });
 
   it('says what is wrong with a service URL that is not a URL, without sending anything', async () => {
     const error = await rejection(
-      appTester(App.authentication.sessionConfig.perform, {
+      appTester(sessionPerform, {
         authData: { ...CREDENTIALS, origin: 'tw.example' },
       }),
     );
@@ -98,9 +94,9 @@ describe('session auth', () => {
         data: { user_id: 'usr_ada', email: 'ada@example.com', display_name: 'Ada Lovelace' },
         meta: { request_id: 'req_me' },
       });
-    const me = await appTester(App.authentication.test, { authData: authData() });
+    const me = await appTester(authTest, { authData: authData() });
     expect(me).toEqual({ user_id: 'usr_ada', email: 'ada@example.com', display_name: 'Ada Lovelace' });
-    const label = await appTester(App.authentication.connectionLabel as never, {
+    const label = await appTester(connectionLabel, {
       authData: authData(),
       inputData: me,
     });
@@ -109,7 +105,7 @@ describe('session auth', () => {
 
   it('asks for a refresh before sending a request with a token about to expire', async () => {
     // No interceptor: a request would fail the test (net connect is disabled).
-    const error = await rejection(appTester(App.authentication.test, { authData: authData(jwt(30)) }));
+    const error = await rejection(appTester(authTest, { authData: authData(jwt(30)) }));
     expect(error.name).toBe('RefreshAuthError');
   });
 
@@ -117,18 +113,18 @@ describe('session auth', () => {
     nock(ORIGIN)
       .get('/v2/me')
       .reply(401, { error: { code: 'unauthenticated', message: 'token expired', request_id: 'req_2' } });
-    const error = await rejection(appTester(App.authentication.test, { authData: authData() }));
+    const error = await rejection(appTester(authTest, { authData: authData() }));
     expect(error.name).toBe('RefreshAuthError');
   });
 
   it('refresh flow: stale token, then a new session key, then the request with the new key', async () => {
     const stale = jwt(-60, 'stale');
-    const first = await rejection(appTester(App.authentication.test, { authData: authData(stale) }));
+    const first = await rejection(appTester(authTest, { authData: authData(stale) }));
     expect(first.name).toBe('RefreshAuthError');
 
     const minted = jwt(1200, 'minted');
     tokenEndpoint().reply(200, { 'x-access-token': minted });
-    const { sessionKey } = await appTester(App.authentication.sessionConfig.perform, {
+    const { sessionKey } = await appTester(sessionPerform, {
       authData: authData(stale),
     });
     expect(sessionKey).toBe(minted);
@@ -139,7 +135,7 @@ describe('session auth', () => {
         data: { user_id: 'usr_ada', email: 'ada@example.com', display_name: 'Ada Lovelace' },
         meta: { request_id: 'req_me' },
       });
-    const me = await appTester(App.authentication.test, { authData: authData(sessionKey) });
+    const me = await appTester(authTest, { authData: authData(sessionKey) });
     expect(me.display_name).toBe('Ada Lovelace');
   });
 });

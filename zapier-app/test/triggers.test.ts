@@ -236,7 +236,7 @@ describe('new_thread_reply (v2 webhook)', () => {
     appTester(op('new_thread_reply', 'perform'), {
       authData: authData(),
       inputData: { scope: 'tasked' },
-      subscribeData: { id: 'wh_1', secret: SECRET } as never,
+      subscribeData: { id: 'wh_1', secret: SECRET },
       cleanedRequest: JSON.parse(content),
       rawRequest: { content, headers: { 'Http-X-Service-Signature': signature } },
     });
@@ -286,7 +286,7 @@ describe('new_thread_reply (v2 webhook)', () => {
       .reply(200, { data: { id: 'wh_1', deleted: true }, meta: { request_id: 'req_1' } });
     const result = await appTester(op('new_thread_reply', 'performUnsubscribe'), {
       authData: authData(),
-      subscribeData: { id: 'wh_1', secret: SECRET } as never,
+      subscribeData: { id: 'wh_1', secret: SECRET },
     });
     expect(result).toEqual({});
   });
@@ -348,7 +348,7 @@ describe('dropdowns', () => {
       .reply(200, page([{ id: 'team_acme', name: 'Acme', subscription }]));
     const teams = await appTester(op('teams', 'perform'), {
       authData: authData(),
-      meta: { page: 0 } as never,
+      meta: { page: 0 },
     });
     expect(teams).toEqual([{ id: 'team_acme', name: 'Acme' }]);
   });
@@ -369,7 +369,7 @@ describe('dropdowns', () => {
     const boards = await appTester(op('boards', 'perform'), {
       authData: authData(),
       inputData: { team_id: 'team_acme' },
-      meta: { page: 0 } as never,
+      meta: { page: 0 },
     });
     expect(boards).toEqual([
       { id: 'brd_sales', name: 'Pipeline', team_id: 'team_acme', board_type: 'sales' },
@@ -384,14 +384,14 @@ describe('dropdowns', () => {
     const lists = await appTester(op('lists', 'perform'), {
       authData: authData(),
       inputData: { board_id: 'brd_sales' },
-      meta: { page: 0 } as never,
+      meta: { page: 0 },
     });
     expect(lists).toEqual([{ id: 'lst_leads', name: 'Leads', board_id: 'brd_sales' }]);
     const error = await rejection(
       appTester(op('lists', 'perform'), {
         authData: authData(),
         inputData: {},
-        meta: { page: 0 } as never,
+        meta: { page: 0 },
       }),
     );
     expect(zapierMessage(error)).toContain('Choose a board first');
@@ -416,7 +416,7 @@ describe('dropdowns', () => {
     const [found] = await appTester(op('threads', 'perform'), {
       authData: authData(),
       inputData: { q: 'from:bob' },
-      meta: { page: 0 } as never,
+      meta: { page: 0 },
     });
     expect(found).toMatchObject({ id: 'abc123', subject: '(no subject)' });
   });
@@ -429,9 +429,7 @@ describe('dropdowns', () => {
         .reply(status, { error: { code, message: code, request_id: 'r', details } });
     const run = async () =>
       zapierMessage(
-        await rejection(
-          appTester(op('teams', 'perform'), { authData: authData(), meta: { page: 0 } as never }),
-        ),
+        await rejection(appTester(op('teams', 'perform'), { authData: authData(), meta: { page: 0 } })),
       );
     fail(402, 'subscription_required');
     expect(await run()).toContain('no active paid subscription');
@@ -450,7 +448,7 @@ describe('dropdowns', () => {
       .query(true)
       .reply(429, { error: { code: 'rate_limited', message: 'slow' } }, { 'retry-after': '7' });
     const throttled = await rejection(
-      appTester(op('teams', 'perform'), { authData: authData(), meta: { page: 0 } as never }),
+      appTester(op('teams', 'perform'), { authData: authData(), meta: { page: 0 } }),
     );
     expect(throttled.name).toBe('ThrottledError');
   });

@@ -25,8 +25,25 @@ export function authData(sessionKey: string = FRESH_TOKEN) {
   return { ...CREDENTIALS, sessionKey };
 }
 
-export const appTester = zapier.createAppTester(App);
+/** An operation function, as appTester runs it. */
+export type Operation = (...args: never[]) => unknown;
+
+// biome-ignore lint/suspicious/noExplicitAny: an operation answers whatever its own type is; tests assert on it.
+type Answer = any;
+
+/** appTester, taking any operation function and a partial bundle. */
+export const appTester = zapier.createAppTester(App) as unknown as (
+  operation: Operation,
+  bundle?: Record<string, unknown>,
+) => Promise<Answer>;
 export { App };
+
+const authentication = App.authentication as unknown as Record<string, unknown> & {
+  sessionConfig: { perform: Operation };
+};
+export const sessionPerform = authentication.sessionConfig.perform;
+export const authTest = authentication['test'] as Operation;
+export const connectionLabel = authentication['connectionLabel'] as Operation;
 
 /** The message a Zapier `z.errors.Error` carries (its own message is JSON). */
 export function zapierMessage(error: unknown): string {
