@@ -10,7 +10,7 @@ export default defineAction({
   inputFields: [
     teamField({
       required: true,
-      helpText: 'The team that owns the board. Pick one, or map a team ID such as `team_acme`.',
+      helpText: 'The team that owns the board. Pick one, or map a team ID (e.g. `team_acme`).',
     }),
     { key: 'name', label: 'Name', required: true, helpText: 'The board name, e.g. `Roadmap 2026`.' },
   ],

@@ -11,8 +11,7 @@ export default defineAction({
     teamField(),
     boardField({
       required: true,
-      helpText:
-        'The board to add the list to (choose a team first), or map a board ID such as `brd_roadmap`.',
+      helpText: 'The board to add the list to (choose a team first), or map a board ID (e.g. `brd_roadmap`).',
     }),
     { key: 'name', label: 'Name', required: true, helpText: 'The list name, e.g. `Waiting on client`.' },
   ],

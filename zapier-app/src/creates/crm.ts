@@ -4,7 +4,7 @@ import { defined, type InputField, type Inputs, teamField } from './fields.ts';
 
 export const crmTeamField = teamField({
   required: true,
-  helpText: 'The team whose CRM holds the record. Pick one, or map a team ID such as `team_acme`.',
+  helpText: 'The team whose CRM holds the record. Pick one, or map a team ID (e.g. `team_acme`).',
 });
 
 export const contactIdField: InputField = {

@@ -33,7 +33,7 @@ export const teamField = (options: Options = {}): InputField => ({
   dynamic: 'teams.id.name',
   helpText:
     options.helpText ??
-    'The team whose boards to choose from. Pick one, or map a team ID such as `team_acme`.',
+    'The team whose boards to choose from. Pick one, or map a team ID (e.g. `team_acme`).',
 });
 
 export const boardField = (options: Options & { altersDynamicFields?: boolean } = {}): InputField => ({
@@ -43,7 +43,7 @@ export const boardField = (options: Options & { altersDynamicFields?: boolean } 
   dynamic: 'boards.id.name',
   helpText:
     options.helpText ??
-    'The board whose lists to choose from (choose a team first). Pick one, or map a board ID such as `brd_roadmap`.',
+    'The board whose lists to choose from (choose a team first). Pick one, or map a board ID (e.g. `brd_roadmap`).',
   ...(options.altersDynamicFields ? { altersDynamicFields: true } : {}),
 });
 
@@ -54,7 +54,7 @@ export const listField = (options: Options = {}): InputField => ({
   dynamic: 'lists.id.name',
   helpText:
     options.helpText ??
-    'The list (choose a team and board first). Pick one, or map a list ID such as `lst_todo`.',
+    'The list (choose a team and board first). Pick one, or map a list ID (e.g. `lst_todo`).',
 });
 
 export const taskField = (options: Options = {}): InputField => ({
@@ -90,7 +90,7 @@ export const placementFields = (what: string): InputField[] => [
     label: 'Position',
     required: false,
     choices: POSITION_CHOICES,
-    helpText: `Where ${what} lands in the list: \`top\` (the default) or \`bottom\`.`,
+    helpText: `Where ${what} lands in the list: the top (the default) or the bottom, e.g. \`bottom\`.`,
   },
   {
     key: 'after_task_id',

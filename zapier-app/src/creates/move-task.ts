@@ -15,7 +15,7 @@ export default defineAction({
     listField({
       label: 'Destination List',
       helpText:
-        'The list to move the task to (choose a team and board first), or map a list ID such as `lst_doing`. Moving to its current list changes nothing.',
+        'The list to move the task to (choose a team and board first), or map a list ID (e.g. `lst_doing`). Moving to its current list changes nothing.',
     }),
     ...placementFields('the task'),
   ],

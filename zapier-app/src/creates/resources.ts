@@ -250,7 +250,7 @@ export const reorderResult: Resource<ReorderResult> = {
   outputFields: [
     { key: 'id', label: 'Task ID' },
     { key: 'after_task_id', label: 'Placed Below Task ID' },
-    { key: 'position_index', label: 'Position (0 = Top)', type: 'integer' },
+    { key: 'position_index', label: 'Position From Top', type: 'integer' },
     { key: 'persisted', label: 'Stored', type: 'boolean' },
   ],
 };

@@ -150,7 +150,7 @@ export default defineAction({
       required: true,
       altersDynamicFields: true,
       helpText:
-        "The task's board, whose custom fields appear below (choose a team first), or map a board ID such as `brd_roadmap`.",
+        "The task's board, whose custom fields appear below (choose a team first), or map a board ID (e.g. `brd_roadmap`).",
     }),
     taskField(),
     customFieldInputs,
