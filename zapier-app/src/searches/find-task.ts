@@ -16,12 +16,12 @@ export default defineSearch({
     teamField(),
     boardField({
       helpText:
-        'Search the whole board (choose a team first), or map a board ID such as `brd_roadmap`. Give a board or a list.',
+        'Search the whole board (choose a team first), or map a board ID (e.g. `brd_roadmap`). Give a board or a list.',
     }),
     listField({
       required: false,
       helpText:
-        'Search only this list (choose a board first), or map a list ID such as `lst_todo`; wins over Board.',
+        'Search only this list (choose a board first), or map a list ID (e.g. `lst_todo`); wins over Board.',
     }),
     {
       key: 'q',
