@@ -67,6 +67,17 @@ describe.each(CASES)('$kind $key', (entry) => {
       expect(service.count()).toBe(1);
     },
   );
+
+  it(`${caseName(entry)}: a rejected session asks Zapier to renew it, after one request`, async () => {
+    const [first] = entry.requests;
+    const service = mockService([
+      { ...first!, status: 401, reply: errorBody('unauthenticated', 'the session token has expired') },
+    ]);
+    const error = await perform(entry.kind, entry.key, entry.inputData, entry.meta).catch((caught) => caught);
+    expect(error).toMatchObject({ name: 'RefreshAuthError' });
+    service.done();
+    expect(service.count()).toBe(1);
+  });
 });
 
 describe('idempotency keys', () => {
