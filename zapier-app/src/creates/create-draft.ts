@@ -30,7 +30,7 @@ export default defineAction({
     const options = { idempotencyKey: idempotencyKey() };
     if (threadId !== undefined) return v2().emailThreads.createDraft(threadId, fields, options);
     return v2().drafts.create(
-      { ...fields, to: input.list('to') ?? [], subject: input.required('subject') },
+      { ...fields, to: input.addresses('to') ?? [], subject: input.required('subject') },
       options,
     );
   },

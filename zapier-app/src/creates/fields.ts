@@ -183,6 +183,13 @@ export class Inputs {
     return strings.length === 0 ? undefined : strings;
   }
 
+  /** Email addresses: a list field whose items may each be a comma-separated line (a mapped "a, b"). */
+  addresses(key: string): string[] | undefined {
+    const items = this.list(key)?.flatMap((item) => item.split(','));
+    const addresses = items?.map((item) => item.trim()).filter((item) => item !== '');
+    return addresses === undefined || addresses.length === 0 ? undefined : addresses;
+  }
+
   /** A dict field (key → value), as the `[{ type, value }]` pairs the v2 CRM objects hold. */
   pairs(key: string): Array<{ type: string; value: string }> | undefined {
     const value = this.#data[key];

@@ -58,5 +58,5 @@ export function messageBody(input: Inputs) {
 }
 
 export function recipients(input: Inputs) {
-  return { to: input.list('to'), cc: input.list('cc'), bcc: input.list('bcc') };
+  return { to: input.addresses('to'), cc: input.addresses('cc'), bcc: input.addresses('bcc') };
 }

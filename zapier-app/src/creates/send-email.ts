@@ -23,7 +23,7 @@ export default defineAction({
     v2().emails.send(
       defined({
         ...recipients(input),
-        to: input.list('to') ?? [],
+        to: input.addresses('to') ?? [],
         subject: input.required('subject'),
         ...messageBody(input),
         thread_id: input.text('thread_id'),

@@ -362,7 +362,7 @@ export const CASES: OperationCase[] = [
     'create_draft',
     {
       to: ['bob@stone.test'],
-      cc: 'carol@cafe.test',
+      cc: ['carol@cafe.test, dan@cafe.test'],
       subject: 'Your quote',
       body: '<p>Hi</p>',
       is_html: true,
@@ -372,7 +372,7 @@ export const CASES: OperationCase[] = [
       path: '/v2/drafts',
       body: {
         to: ['bob@stone.test'],
-        cc: ['carol@cafe.test'],
+        cc: ['carol@cafe.test', 'dan@cafe.test'],
         subject: 'Your quote',
         body: '<p>Hi</p>',
         is_html: true,
