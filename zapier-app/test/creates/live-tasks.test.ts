@@ -246,6 +246,16 @@ describe('searches, live', () => {
     ).toEqual([]);
   });
 
+  it('find-or-create: nothing found, the create runs, and the next search finds it', async () => {
+    const search = { list_id: IDS.done, q: 'Live: find or create' };
+    expect(await live.run('searches', 'find_task', search)).toEqual([]);
+    const created = await live.run('creates', 'create_task', {
+      list_id: IDS.done,
+      title: 'Live: find or create',
+    });
+    expect(await live.run('searches', 'find_task', search)).toEqual([created]);
+  });
+
   it('find_thread finds threads with a mailbox query', async () => {
     const found = (await live.run('searches', 'find_thread', { q: 'from:bob@stone.test' })) as Array<{
       thread_id: string;
