@@ -22,6 +22,6 @@ export default defineAction({
     const id = input.required('task_id');
     const email = input.required('assignee_email');
     await v1().assignTask(id, email, { idempotencyKey: idempotencyKey() });
-    return { id, assignee_email: email, changed: true };
+    return { id, assignee_email: email };
   },
 });

@@ -13,6 +13,6 @@ export default defineAction({
   perform: async ({ input, v1, idempotencyKey }) => {
     const id = input.required('task_id');
     await v1().markIncomplete(id, { idempotencyKey: idempotencyKey() });
-    return { id, completed: false, changed: true };
+    return { id, completed: false };
   },
 });

@@ -263,28 +263,40 @@ export const linkThreadResult: Resource<LinkThreadResult> = {
   ],
 };
 
-/** What the v1-only task actions return: v1 answers `{ success: true }`, so the app states what it changed. */
-export interface TaskStateChange {
+/** What the v1-only task actions return: v1 answers `{ success: true }`, so the app states what it set. */
+export interface CompletionChange {
   id: string;
-  completed?: boolean;
-  assignee_email?: string | null;
-  changed: boolean;
+  completed: boolean;
 }
 
-export const completionChange: Resource<TaskStateChange> = {
-  sample: { id: 'tsk_01hq3v7c9e8f', completed: false, changed: true },
+export interface AssignmentChange {
+  id: string;
+  assignee_email: string | null;
+  /** unassign_task: the member who was unassigned; null when nobody was assigned. */
+  unassigned_email?: string | null;
+}
+
+export const completionChange: Resource<CompletionChange> = {
+  sample: { id: 'tsk_01hq3v7c9e8f', completed: false },
   outputFields: [
     { key: 'id', label: 'Task ID' },
     { key: 'completed', label: 'Completed', type: 'boolean' },
-    { key: 'changed', label: 'Changed', type: 'boolean' },
   ],
 };
 
-export const assignmentChange: Resource<TaskStateChange> = {
-  sample: { id: 'tsk_01hq3v7c9e8f', assignee_email: 'bob@example.com', changed: true },
+export const assignmentChange: Resource<AssignmentChange> = {
+  sample: { id: 'tsk_01hq3v7c9e8f', assignee_email: 'bob@example.com' },
   outputFields: [
     { key: 'id', label: 'Task ID' },
     { key: 'assignee_email', label: 'Assignee Email' },
-    { key: 'changed', label: 'Changed', type: 'boolean' },
+  ],
+};
+
+export const unassignment: Resource<AssignmentChange> = {
+  sample: { id: 'tsk_01hq3v7c9e8f', assignee_email: null, unassigned_email: 'bob@example.com' },
+  outputFields: [
+    { key: 'id', label: 'Task ID' },
+    { key: 'assignee_email', label: 'Assignee Email' },
+    { key: 'unassigned_email', label: 'Unassigned Member Email' },
   ],
 };

@@ -1,9 +1,9 @@
 import { defineAction } from './define.ts';
 import { taskField } from './fields.ts';
-import { assignmentChange } from './resources.ts';
+import { unassignment } from './resources.ts';
 
 // v1 items/unassignTask needs the current assignee's email: with the task alone, the app reads the task
-// (v2) first to learn it. An unassigned task is left as it is and reported unchanged.
+// (v2) first to learn it. An unassigned task is left as it is (`unassigned_email` null).
 export default defineAction({
   key: 'unassign_task',
   noun: 'Task',
@@ -19,15 +19,15 @@ export default defineAction({
         'Leave empty and the app finds who is assigned; give it (e.g. `bob@example.com`) to unassign only that member.',
     },
   ],
-  resource: assignmentChange,
+  resource: unassignment,
   perform: async ({ input, v1, v2, idempotencyKey }) => {
     const id = input.required('task_id');
     const given = input.text('assignee_email');
     const email = given ?? (await v2().tasks.get(id)).assignee?.email ?? undefined;
-    if (email === undefined) return { id, assignee_email: null, changed: false };
+    if (email === undefined) return { id, assignee_email: null, unassigned_email: null };
     // A looked-up assignee is part of the key: the same step run after a reassignment unassigns the new one.
     const key = given === undefined ? idempotencyKey(email) : idempotencyKey();
     await v1().unassignTask(id, email, { idempotencyKey: key });
-    return { id, assignee_email: null, changed: true };
+    return { id, assignee_email: null, unassigned_email: email };
   },
 });

@@ -258,7 +258,7 @@ describe('reorder_task when a concurrent reorder wins', () => {
 });
 
 describe('unassign_task on a task nobody is assigned to', () => {
-  it('reads the task, sends nothing more, and says nothing changed', async () => {
+  it('reads the task, sends nothing more, and says nobody was unassigned', async () => {
     const service = mockService([
       {
         method: 'GET',
@@ -288,7 +288,7 @@ describe('unassign_task on a task nobody is assigned to', () => {
     expect(await perform('creates', 'unassign_task', { task_id: 'tsk_1' })).toEqual({
       id: 'tsk_1',
       assignee_email: null,
-      changed: false,
+      unassigned_email: null,
     });
     service.done();
     expect(service.count()).toBe(1);

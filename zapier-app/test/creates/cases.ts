@@ -140,7 +140,7 @@ export const CREATE_CASES: OperationCase[] = [
     'mark_task_incomplete',
     { task_id: 'tsk_1' },
     { method: 'POST', path: '/api/v1/items/markIncomplete', body: { itemId: 'tsk_1' }, data: undefined },
-    { id: 'tsk_1', completed: false, changed: true },
+    { id: 'tsk_1', completed: false },
   ),
   action(
     'assign_task',
@@ -151,7 +151,7 @@ export const CREATE_CASES: OperationCase[] = [
       body: { itemId: 'tsk_1', assigneeEmail: 'bob@example.com' },
       data: undefined,
     },
-    { id: 'tsk_1', assignee_email: 'bob@example.com', changed: true },
+    { id: 'tsk_1', assignee_email: 'bob@example.com' },
   ),
   action(
     'unassign_task',
@@ -162,7 +162,7 @@ export const CREATE_CASES: OperationCase[] = [
       body: { itemId: 'tsk_1', assigneeEmail: 'bob@example.com' },
       data: undefined,
     },
-    { id: 'tsk_1', assignee_email: null, changed: true },
+    { id: 'tsk_1', assignee_email: null, unassigned_email: 'bob@example.com' },
     'with the assignee given',
   ),
   {
@@ -185,7 +185,7 @@ export const CREATE_CASES: OperationCase[] = [
         reply: { success: true },
       },
     ],
-    output: { id: 'tsk_1', assignee_email: null, changed: true },
+    output: { id: 'tsk_1', assignee_email: null, unassigned_email: 'bob@example.com' },
   },
   action(
     'move_task',

@@ -73,7 +73,6 @@ describe('task actions, live', () => {
     expect(await twice('mark_task_incomplete', { task_id: id })).toEqual({
       id,
       completed: false,
-      changed: true,
     });
     expect((await live.service.tasks.get(id)).completed).toBe(false);
   });
@@ -85,14 +84,14 @@ describe('task actions, live', () => {
     expect(await live.run('creates', 'unassign_task', { task_id: id })).toEqual({
       id,
       assignee_email: null,
-      changed: true,
+      unassigned_email: 'bob@example.com',
     });
     expect((await live.service.tasks.get(id)).assignee).toBeNull();
     // The same step again: nobody is assigned, so nothing is sent.
     expect(await live.run('creates', 'unassign_task', { task_id: id })).toEqual({
       id,
       assignee_email: null,
-      changed: false,
+      unassigned_email: null,
     });
   });
 
