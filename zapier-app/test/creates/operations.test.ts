@@ -1,9 +1,10 @@
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { analysis } from '../../src/creates/resources.ts';
 import { idempotencyKey } from '../../src/lib/idempotency.ts';
 import { CREATE_CASES, caseName } from './cases.ts';
 import { operationSuite } from './suite.ts';
-import { mockService, perform } from './support.ts';
+import { envelope, mockService, perform } from './support.ts';
 
 beforeAll(() => {
   nock.disableNetConnect();
@@ -38,6 +39,26 @@ describe('idempotency keys', () => {
       idempotencyKey('create_task', inputs),
     );
     expect(idempotencyKey('create_task_from_thread', inputs)).not.toBe(idempotencyKey('create_task', inputs));
+  });
+
+  it('analyze_thread: a new message (mapped into message_id) gets a fresh analysis, not the replay', async () => {
+    const answer = envelope(analysis.sample);
+    const request = (message_id: string) => ({
+      method: 'POST' as const,
+      path: '/v2/email-threads/18c2f0a1b2c3d4e5/analysis',
+      idempotencyKey: idempotencyKey('analyze_thread', { thread_id: '18c2f0a1b2c3d4e5', message_id }),
+      reply: answer,
+    });
+    const service = mockService([request('18c2f0a1b2c3d4f0'), request('18c2f0a1b2c3d4f1')]);
+    await perform('creates', 'analyze_thread', {
+      thread_id: '18c2f0a1b2c3d4e5',
+      message_id: '18c2f0a1b2c3d4f0',
+    });
+    await perform('creates', 'analyze_thread', {
+      thread_id: '18c2f0a1b2c3d4e5',
+      message_id: '18c2f0a1b2c3d4f1',
+    });
+    service.done();
   });
 
   it('the same step run twice sends the same key twice', async () => {
