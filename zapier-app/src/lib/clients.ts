@@ -11,11 +11,15 @@ export interface ClientOptions {
   token?: string | undefined;
 }
 
-/** The service origin the user connected, without a trailing slash. */
+/**
+ * The service origin the user connected: without a trailing slash, and without an API root pasted after it
+ * (`https://host/v2` and `https://host/api/v1` both mean `https://host`).
+ */
 export function originOf(bundle: Bundle): string {
   return String(bundle.authData['origin'] ?? '')
     .trim()
-    .replace(/\/+$/, '');
+    .replace(/\/+$/, '')
+    .replace(/\/(v2|api\/v1)$/, '');
 }
 
 /** The connection's session token (empty when there is none yet: the middleware then asks for a refresh). */
