@@ -1,7 +1,7 @@
 import type { LegacyClient, ThreadworkClient } from '@threadwork/shared';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { v1Client, v2Client } from '../lib/clients.ts';
-import { toZapierError } from '../lib/errors.ts';
+import { withZapierErrors } from '../lib/errors.ts';
 import { idempotencyKey } from '../lib/idempotency.ts';
 import { type InputField, Inputs } from './fields.ts';
 import type { OutputField, Resource } from './resources.ts';
@@ -81,13 +81,7 @@ function define<T, R>(spec: OperationSpec<T>, perform: (context: ActionContext) 
     display: { label: spec.label, description: spec.description },
     operation: {
       inputFields: spec.inputFields,
-      perform: async (z, bundle) => {
-        try {
-          return await perform(contextOf(spec.key, z, bundle));
-        } catch (error) {
-          throw toZapierError(z, error);
-        }
-      },
+      perform: withZapierErrors((z, bundle) => perform(contextOf(spec.key, z, bundle))),
       sample: spec.resource.sample as Record<string, unknown>,
       outputFields: spec.resource.outputFields,
     },

@@ -7,7 +7,7 @@ import {
 } from '@threadwork/shared';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { v2Client } from '../lib/clients.ts';
-import { toZapierError } from '../lib/errors.ts';
+import { withZapierErrors } from '../lib/errors.ts';
 import { type DynamicFields, defineAction } from './define.ts';
 import { boardField, type InputField, Inputs, taskField, teamField } from './fields.ts';
 import { task } from './resources.ts';
@@ -59,16 +59,12 @@ function inputFieldOf(field: CustomField): InputField {
 }
 
 /** The board's custom fields as inputs; AI-managed fields are read-only, so they are left out. */
-const customFieldInputs: DynamicFields = async (z: ZObject, bundle: Bundle) => {
+const customFieldInputs: DynamicFields = withZapierErrors(async (z: ZObject, bundle: Bundle) => {
   const boardId = new Inputs(bundle.inputData as Record<string, unknown>).text('board_id');
   if (boardId === undefined) return [];
-  try {
-    const fields = await boardFields(v2Client(z, bundle), boardId);
-    return fields.filter((field) => !field.ai).map(inputFieldOf);
-  } catch (error) {
-    throw toZapierError(z, error);
-  }
-};
+  const fields = await boardFields(v2Client(z, bundle), boardId);
+  return fields.filter((field) => !field.ai).map(inputFieldOf);
+});
 
 function invalid(key: string, message: string): RequestValidationError {
   return new RequestValidationError({
