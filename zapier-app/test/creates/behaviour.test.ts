@@ -184,6 +184,20 @@ describe('set_custom_fields: the chosen board’s fields as inputs', () => {
     service.done();
   });
 
+  it('says what to do when the board cannot be read (an unpaid team)', async () => {
+    mockService([
+      {
+        method: 'GET',
+        path: '/v2/boards/brd_garage/custom-fields?limit=200',
+        status: 402,
+        reply: errorBody('subscription_required', 'the team has no paid subscription'),
+      },
+    ]);
+    await expect(inputFields('set_custom_fields', { board_id: 'brd_garage' })).rejects.toThrow(
+      /no active paid subscription/,
+    );
+  });
+
   it('offers none (and asks nothing) before a board is chosen', async () => {
     const service = mockService([]);
     const fields = await inputFields('set_custom_fields', {});
