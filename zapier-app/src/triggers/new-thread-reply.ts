@@ -111,7 +111,7 @@ export default {
           { value: 'all', label: 'Every Thread', sample: 'all' },
         ],
         helpText:
-          'Which replies trigger: `tasked` (threads linked to a task, the default) or `all` (every inbound message).',
+          'Which replies trigger: threads linked to a task (the default) or every inbound message, e.g. `tasked`.',
       },
     ],
     performSubscribe,

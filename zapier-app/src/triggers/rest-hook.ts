@@ -66,7 +66,7 @@ export function restHookTrigger(options: RestHookTriggerOptions): Trigger {
           boardField({ required: false }),
           listField({
             required: true,
-            helpText: 'The list to watch. Pick one, or map a list ID such as `lst_leads`.',
+            helpText: 'The list to watch: pick one, or map a list ID, e.g. `lst_leads`.',
           }),
         ]
       : [
@@ -74,7 +74,7 @@ export function restHookTrigger(options: RestHookTriggerOptions): Trigger {
           boardField({
             required: true,
             helpText:
-              'The board to watch (choose a team first). Pick one, or map a board ID such as `brd_sales`.',
+              'The board to watch (choose a team first): pick one, or map a board ID, e.g. `brd_sales`.',
           }),
         ];
 
