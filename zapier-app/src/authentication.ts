@@ -51,6 +51,15 @@ export async function exchangeCredentials(z: ZObject, bundle: Bundle): Promise<s
         401,
       );
     }
+    const throttled = zapierErrorIn(error, 'ThrottledError');
+    if (throttled !== undefined) throw throttled;
+    if (error instanceof ThreadworkError && error.status !== undefined && error.status >= 500) {
+      throw new z.errors.Error(
+        `The service could not sign in right now (HTTP ${error.status}). Try again in a few minutes.`,
+        'service_unavailable',
+        error.status,
+      );
+    }
     throw new z.errors.Error(
       `${origin} is not the service, or did not answer as the service does (${describe(error)}). ` +
         'Check the service URL: the address you open the service at, e.g. https://app.example.com.',
@@ -58,6 +67,15 @@ export async function exchangeCredentials(z: ZObject, bundle: Bundle): Promise<s
       error instanceof ThreadworkError ? error.status : undefined,
     );
   }
+}
+
+/** Zapier's own error of that name, raised inside `z.request` and carried as a client error's cause. */
+function zapierErrorIn(error: unknown, name: string): Error | undefined {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
+    if (current.name === name) return current;
+    current = current.cause;
+  }
+  return undefined;
 }
 
 /** A 401 (core raises it as `RefreshAuthError` inside `z.request`) or a credential refused by its schema. */

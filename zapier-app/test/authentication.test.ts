@@ -37,6 +37,9 @@ function tokenEndpoint() {
     .query(QUERY);
 }
 
+const exchange = (credentials: typeof CREDENTIALS) =>
+  appTester(sessionPerform, { authData: { ...credentials } });
+
 describe('session auth', () => {
   it('exchanges the credentials at /auth/api_token (query and body, no token sent) for the session key', async () => {
     const token = jwt(1200, 'minted');
@@ -76,6 +79,25 @@ describe('session auth', () => {
     nock(ORIGIN).post('/auth/api_token').query(true).reply(200, '<!doctype html><p>Welcome</p>');
     const error = await rejection(appTester(sessionPerform, { authData: { ...CREDENTIALS } }));
     expect(zapierMessage(error)).toContain('is not the service');
+  });
+
+  it('tells a service that fails apart from one that is not the service, and lets Zapier retry a 429', async () => {
+    nock(ORIGIN)
+      .post('/auth/api_token')
+      .query(true)
+      .reply(503, { error: { code: 'internal_error', message: 'down', request_id: 'r' } });
+    const down = await rejection(exchange(CREDENTIALS));
+    expect(zapierMessage(down)).toContain('could not sign in right now (HTTP 503)');
+    nock(ORIGIN)
+      .post('/auth/api_token')
+      .query(true)
+      .reply(
+        429,
+        { error: { code: 'rate_limited', message: 'slow', request_id: 'r' } },
+        { 'retry-after': '3' },
+      );
+    const throttled = await rejection(exchange(CREDENTIALS));
+    expect(throttled.name).toBe('ThrottledError');
   });
 
   it('says what is wrong with a service URL that is not a URL, without sending anything', async () => {
