@@ -22,9 +22,11 @@ export default dropdownTrigger<Board>({
     if (typeof teamId === 'string' && teamId !== '') {
       return client.boards.list({ team_id: teamId, limit: DROPDOWN_PAGE_SIZE, cursor });
     }
-    // No team chosen: the first page of every team's boards (a user belongs to a few teams).
+    // No team chosen: the first page of every team's boards (a user belongs to a few teams). A team without
+    // a paid subscription is skipped: its boards answer `subscription_required`, which would empty the list.
     const boards: Board[] = [];
     for await (const team of client.teams.list({ limit: DROPDOWN_PAGE_SIZE })) {
+      if (team.subscription?.paid === false) continue;
       boards.push(...(await client.boards.list({ team_id: team.id, limit: DROPDOWN_PAGE_SIZE })).data);
     }
     return boards;

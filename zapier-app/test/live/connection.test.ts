@@ -86,6 +86,13 @@ describe('dropdowns', () => {
     expect(lists.map((list: { name: string }) => list.name)).toEqual(['To do', 'Doing', 'Done']);
   });
 
+  it('boards without a team lists the boards of every paid team (an unpaid one is left out, not an error)', async () => {
+    const boards = await appTester(dropdown('boards'), { authData, inputData: {}, meta: { page: 0 } });
+    const ids = boards.map((board: { id: string }) => board.id);
+    expect(ids).toEqual(expect.arrayContaining([IDS.board, IDS.salesBoard]));
+    expect(ids).not.toContain(IDS.unpaidBoard);
+  });
+
   it('threads searches the mailbox', async () => {
     const threads = await appTester(dropdown('threads'), {
       authData,
