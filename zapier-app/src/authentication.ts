@@ -16,10 +16,11 @@ import {
 } from '@threadwork/shared';
 import type { Authentication, BeforeRequestMiddleware, Bundle, ZObject } from 'zapier-platform-core';
 import { originOf, v2Client, zapierFetch } from './lib/clients.ts';
-import { withZapierErrors } from './lib/errors.ts';
+import { withZapierErrors, zapierCause } from './lib/errors.ts';
 
 export const TOKEN_PATH = '/auth/api_token';
 const TOKEN_HEADER = 'x-access-token';
+const THROTTLED = new Set(['ThrottledError']);
 
 /** Exchanges the connection's credentials for a new session token (one request to the token endpoint). */
 export async function exchangeCredentials(z: ZObject, bundle: Bundle): Promise<string> {
@@ -51,7 +52,7 @@ export async function exchangeCredentials(z: ZObject, bundle: Bundle): Promise<s
         401,
       );
     }
-    const throttled = zapierErrorIn(error, 'ThrottledError');
+    const throttled = zapierCause(error, THROTTLED);
     if (throttled !== undefined) throw throttled;
     if (error instanceof ThreadworkError && error.status !== undefined && error.status >= 500) {
       throw new z.errors.Error(
@@ -67,15 +68,6 @@ export async function exchangeCredentials(z: ZObject, bundle: Bundle): Promise<s
       error instanceof ThreadworkError ? error.status : undefined,
     );
   }
-}
-
-/** Zapier's own error of that name, raised inside `z.request` and carried as a client error's cause. */
-function zapierErrorIn(error: unknown, name: string): Error | undefined {
-  for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
-    if (current.name === name) return current;
-    current = current.cause;
-  }
-  return undefined;
 }
 
 /** A 401 (core raises it as `RefreshAuthError` inside `z.request`) or a credential refused by its schema. */

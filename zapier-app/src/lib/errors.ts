@@ -105,10 +105,13 @@ export function withZapierErrors<B extends Bundle, R>(
   };
 }
 
-/** A Zapier error itself, or the one a client error wraps as its cause. */
-function zapierCause(error: unknown): Error | undefined {
+/** A Zapier error itself (of one of `names`), or the one a client error wraps as its cause. */
+export function zapierCause(
+  error: unknown,
+  names: ReadonlySet<string> = ZAPIER_ERROR_NAMES,
+): Error | undefined {
   for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
-    if (ZAPIER_ERROR_NAMES.has(current.name)) return current;
+    if (names.has(current.name)) return current;
     current = current.cause;
   }
   return undefined;
