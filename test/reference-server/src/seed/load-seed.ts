@@ -254,6 +254,7 @@ export async function loadSeed(db: Kysely<Database>, source: SeedInput | string,
           snippet: snippetOf(message.body_text),
           body_text: message.body_text,
           body_html: message.body_html,
+          reply_to: message.reply_to === null ? null : json(message.reply_to),
         })),
       );
       await insert(

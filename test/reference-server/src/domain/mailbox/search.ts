@@ -446,18 +446,25 @@ export interface CompiledQuery {
   matchesThread(messages: readonly IndexedMessage[]): boolean;
 }
 
-export function compileQuery(root: QueryNode, context: SearchContext): CompiledQuery {
+/** Resolves a label as a query names it (id or name, any case) to the mailbox's label ids. */
+export function labelResolver(
+  labels: readonly { id: string; name: string | null }[],
+): (name: string) => ReadonlySet<string> {
   const labelIds = new Map<string, Set<string>>();
   const addLabel = (key: string, id: string) => {
     const ids = labelIds.get(key) ?? new Set<string>();
     ids.add(id);
     labelIds.set(key, ids);
   };
-  for (const label of [...SYSTEM_LABELS, ...context.labels]) {
+  for (const label of [...SYSTEM_LABELS, ...labels]) {
     addLabel(labelKey(label.id), label.id);
     if (label.name !== null) addLabel(labelKey(label.name), label.id);
   }
-  const resolve = (name: string): ReadonlySet<string> => labelIds.get(labelKey(name)) ?? new Set();
+  return (name) => labelIds.get(labelKey(name)) ?? new Set();
+}
+
+export function compileQuery(root: QueryNode, context: SearchContext): CompiledQuery {
+  const resolve = labelResolver(context.labels);
   const owner = context.ownerEmail.toLowerCase();
 
   let includeTrash = false;

@@ -8,7 +8,13 @@ export interface StoredMessage extends SearchableMessage {
   id: string;
   thread_id: string;
   snippet: string | null;
+  /** The address a reply answers instead of `from`; null when the message names none. */
+  reply_to: EmailAddress | null;
+  bcc: EmailAddress[];
 }
+
+/** A draft is not yet mail: it never decides a thread's direction or the message a reply answers. */
+export const isDraft = (message: { labels: readonly string[] }) => message.labels.includes('DRAFT');
 
 export interface ViewOptions {
   /** Include body_text and body_html (include=messages, scope email.body.read). */
@@ -83,6 +89,7 @@ export function threadView(input: ThreadViewInput, options: ViewOptions): EmailT
   const first = messages[0];
   const latest = messages.at(-1);
   const latestDated = messages.findLast((message) => message.date !== null);
+  const latestMail = messages.findLast((message) => !isDraft(message));
   const view: EmailThread = {
     provider: input.providerId,
     thread_id: input.threadId,
@@ -91,8 +98,8 @@ export function threadView(input: ThreadViewInput, options: ViewOptions): EmailT
     participants: participantsOf(messages),
     latest_message_at: latestDated?.date ?? null,
     snippet: latest?.snippet ?? null,
-    direction: latest
-      ? latest.from.email.toLowerCase() === input.ownerEmail.toLowerCase()
+    direction: latestMail
+      ? latestMail.from.email.toLowerCase() === input.ownerEmail.toLowerCase()
         ? 'outbound'
         : 'inbound'
       : null,
