@@ -15,6 +15,7 @@ import { encodeCursor, type Page, type PageRequest, paginate } from '../paginati
 import { SYSTEM_LABEL_IDS, SYSTEM_LABELS } from '../system-labels.ts';
 import { type Prefilter, prefilterOf } from './prefilter.ts';
 import type {
+  Address,
   LabelChange,
   MailboxProvider,
   MailboxRecord,
@@ -55,11 +56,11 @@ export interface IncomingMessage {
 
 /** A message as the provider stores it, every field decided. */
 interface NewMessage {
-  from: EmailAddress;
-  to: EmailAddress[];
-  cc: EmailAddress[];
-  bcc: EmailAddress[];
-  reply_to: EmailAddress | null;
+  from: Address;
+  to: Address[];
+  cc: Address[];
+  bcc: Address[];
+  reply_to: Address | null;
   subject: string | null;
   date: string | null;
   body_text: string | null;
@@ -90,11 +91,19 @@ export function bodyParts(
   return isHtml ? { body_text: null, body_html: body } : { body_text: body, body_html: null };
 }
 
-/** A Gmail-like raw id: 16 lowercase hex digits, the first not 0. */
+let lastHexId = 0n;
+
+/**
+ * A Gmail-like raw id: 16 lowercase hex digits, the first not 0. Like Gmail's, ids grow with time (the
+ * millisecond clock, then 20 random bits) and, within this process, strictly: messages with the same
+ * date then keep the order they arrived in (compareMessages breaks date ties by id).
+ */
 export function newHexId(): string {
-  const bytes = randomBytes(8);
-  bytes[0] = ((bytes[0] as number) % 0xf0) + 0x10;
-  return bytes.toString('hex');
+  const random = BigInt(randomBytes(3).readUIntBE(0, 3) & 0xfffff);
+  let id = (BigInt(Date.now()) << 20n) | random;
+  if (id <= lastHexId) id = lastHexId + 1n;
+  lastHexId = id;
+  return id.toString(16).padStart(16, '0');
 }
 
 /** Threads sort newest first by their latest dated message; undated threads last. */
@@ -355,7 +364,7 @@ export class LocalMailboxProvider implements MailboxProvider {
   }
 
   /** The mailbox owner as an address, named as the user is. */
-  async #owner(): Promise<EmailAddress> {
+  async #owner(): Promise<Address> {
     const owner = await this.#db
       .selectFrom('users')
       .select('display_name')
@@ -390,7 +399,7 @@ export class LocalMailboxProvider implements MailboxProvider {
       targetThread = threadId;
       messageId = await this.#freshId();
     }
-    const json = (addresses: EmailAddress[]) =>
+    const json = (addresses: Address[]) =>
       JSON.stringify(addresses.map((address) => ({ email: address.email, name: address.name })));
     await this.#db
       .insertInto('messages')

@@ -2,7 +2,7 @@
 // messages and labels in its own database); a Gmail-backed provider implements the same methods over
 // Gmail's API, and nothing above this interface changes. Thread, message and label ids are the
 // provider's raw ids. Tasks, links and events are the service's and stay out of the provider.
-import type { Draft, EmailAddress, EmailLabel, EmailThread } from '@threadwork/shared/schemas';
+import type { Draft, EmailLabel, EmailThread, SentMessage } from '@threadwork/shared/schemas';
 import type { Page, PageRequest } from '../pagination.ts';
 import type { ViewOptions } from './threads.ts';
 
@@ -19,19 +19,16 @@ export interface MailboxRecord {
 
 /** A message the mailbox owner writes (a draft or sent mail); the provider stamps sender and date. */
 export interface OutgoingMessage {
-  to: EmailAddress[];
-  cc: EmailAddress[];
-  bcc: EmailAddress[];
+  to: Address[];
+  cc: Address[];
+  bcc: Address[];
   subject: string | null;
   body_text: string | null;
   body_html: string | null;
 }
 
 /** What sending answers: where the message now is. */
-export interface SentMessageIds {
-  message_id: string;
-  thread_id: string;
-}
+export type SentMessageIds = SentMessage;
 
 /** An address as the provider reads it. */
 export interface Address {
