@@ -70,6 +70,7 @@ const REQUEST_PHRASES = [
   'do you',
   'need you',
 ];
+const REQUEST_PATTERN = new RegExp(` (${REQUEST_PHRASES.join('|')}) `);
 const RESOLVED_PHRASES = [
   'resolved',
   'fixed',
@@ -100,7 +101,10 @@ export function classify(message: MailMessage, ownerEmail: string): Classificati
     AUTOMATED_SENDERS.test(sender) ||
     wordSet.has('unsubscribe') ||
     message.labels.some((label) => BULK_LABELS.includes(label));
-  const asks = raw.includes('?') || hasPhrase(REQUEST_PHRASES);
+  // Whether the message asks something is read from its body: a reply's subject repeats the first
+  // message's question. A message without a body is read by its subject.
+  const prose = body.trim() === '' ? (message.subject ?? '') : body;
+  const asks = prose.includes('?') || ` ${wordsOf(prose).join(' ')} `.match(REQUEST_PATTERN) !== null;
 
   let status: Classification['status'];
   if (fromOwner) status = 'waiting';
