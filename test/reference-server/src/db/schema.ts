@@ -212,6 +212,8 @@ export interface ThreadsTable {
   mailbox_id: string;
   id: string;
   created_at: string;
+  /** Epoch ms of the latest dated message, -1 when none has a date: the search order. */
+  latest_ms: ColumnType<number, number | undefined, number>;
 }
 
 export interface MessagesTable {

@@ -1,7 +1,29 @@
 import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
+import { latestTime } from '../../domain/mailbox/threads.ts';
+import type { Database } from '../schema.ts';
 
 type AnyDatabase = Kysely<Record<string, never>>;
+
+/** Threads that existed before this migration get their sort key from their messages' dates. */
+async function backfillLatest(db: Kysely<Database>): Promise<void> {
+  const rows = await db.selectFrom('messages').select(['mailbox_id', 'thread_id', 'date']).execute();
+  const dates = new Map<string, { mailbox: string; thread: string; dates: (string | null)[] }>();
+  for (const row of rows) {
+    const key = JSON.stringify([row.mailbox_id, row.thread_id]);
+    const entry = dates.get(key) ?? { mailbox: row.mailbox_id, thread: row.thread_id, dates: [] };
+    entry.dates.push(row.date);
+    dates.set(key, entry);
+  }
+  for (const entry of dates.values()) {
+    await db
+      .updateTable('threads')
+      .set({ latest_ms: latestTime(entry.dates) })
+      .where('mailbox_id', '=', entry.mailbox)
+      .where('id', '=', entry.thread)
+      .execute();
+  }
+}
 
 // Mailbox writes (drafts, sending, snooze) and the AI analysis cache; see docs/mailbox.md.
 export function mailboxWritesMigration(): Migration {
@@ -11,6 +33,18 @@ export function mailboxWritesMigration(): Migration {
       await db.schema.alterTable('messages').addColumn('reply_to', 'text').execute();
       // JSON text: array of addresses; only drafts and sent mail have blind copies.
       await db.schema.alterTable('messages').addColumn('bcc', 'text').execute();
+
+      // Search reads threads newest first by their latest dated message (epoch ms), a batch at a time.
+      await db.schema
+        .alterTable('threads')
+        .addColumn('latest_ms', 'bigint', (c) => c.notNull().defaultTo(-1))
+        .execute();
+      await db.schema
+        .createIndex('threads_latest')
+        .on('threads')
+        .columns(['mailbox_id', 'latest_ms', 'id'])
+        .execute();
+      await backfillLatest(db as unknown as Kysely<Database>);
 
       // A draft is a message with the DRAFT label; its draft id is the handle the drafts API takes.
       await db.schema

@@ -9,11 +9,12 @@ import {
   type EmailThread,
   PAGE_LIMIT_DEFAULT,
 } from '@threadwork/shared/schemas';
-import type { Executor } from '../../db/database.ts';
+import { type SqlBool, SqliteAdapter, sql } from 'kysely';
+import { type Executor, perStatement } from '../../db/database.ts';
 import { invalidField, ServiceError } from '../errors.ts';
 import { encodeCursor, type Page, type PageRequest, paginate } from '../pagination.ts';
 import { SYSTEM_LABEL_IDS, SYSTEM_LABELS } from '../system-labels.ts';
-import { type Prefilter, prefilterOf } from './prefilter.ts';
+import { prefilterOf } from './prefilter.ts';
 import type {
   Address,
   LabelChange,
@@ -26,6 +27,7 @@ import type {
 import { compileQuery, indexMessage, labelResolver, parseSearchQuery } from './search.ts';
 import {
   compareMessages,
+  latestTime,
   messageView,
   type StoredMessage,
   snippetOf,
@@ -106,12 +108,18 @@ export function newHexId(): string {
   return id.toString(16).padStart(16, '0');
 }
 
+/** Threads a search reads per statement while it looks for a page of matches. */
+const SEARCH_BATCH = 200;
+/** Up to this many candidate threads are ordered by their keys directly rather than by walking the index. */
+const DIRECT_CANDIDATES = 2000;
+
 /** Threads sort newest first by their latest dated message; undated threads last. */
 type ThreadKey = [number, string];
 
-function compareKeysDescending(a: ThreadKey, b: ThreadKey): number {
-  if (a[0] !== b[0]) return b[0] - a[0];
-  return a[1] < b[1] ? 1 : a[1] > b[1] ? -1 : 0;
+/** Ascending order of thread keys: time, then id. */
+function compareKeys(a: ThreadKey, b: ThreadKey): number {
+  if (a[0] !== b[0]) return a[0] - b[0];
+  return a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
 }
 
 function decodeThreadCursor(cursor: string): ThreadKey {
@@ -140,10 +148,19 @@ export class LocalMailboxProvider implements MailboxProvider {
 
   /**
    * Messages of the mailbox with their labels, in no particular order: of one thread, of the threads
-   * having a message that meets a search prefilter, or all of them.
+   * listed, or all of them.
    */
-  async #loadMessages(scope?: string | { prefilter: Exclude<Prefilter, true> }): Promise<StoredMessage[]> {
-    const threadId = typeof scope === 'string' ? scope : undefined;
+  async #loadMessages(scope?: string | readonly string[]): Promise<StoredMessage[]> {
+    if (Array.isArray(scope)) {
+      // Few statements, each within the bound-parameter limit.
+      const runs = [];
+      for (const run of perStatement(scope)) runs.push(await this.#loadMessagesOf(run.rows));
+      return runs.flat();
+    }
+    return this.#loadMessagesOf(scope as string | undefined);
+  }
+
+  async #loadMessagesOf(scope: string | readonly string[] | undefined): Promise<StoredMessage[]> {
     const mailboxId = this.mailbox.id;
     let messages = this.#db
       .selectFrom('messages')
@@ -165,28 +182,20 @@ export class LocalMailboxProvider implements MailboxProvider {
       ])
       .where('mailbox_id', '=', mailboxId);
     let labels = this.#db
-      .selectFrom('message_labels')
-      .innerJoin('messages', (join) =>
+      .selectFrom('messages')
+      .innerJoin('message_labels', (join) =>
         join
-          .onRef('messages.mailbox_id', '=', 'message_labels.mailbox_id')
-          .onRef('messages.id', '=', 'message_labels.message_id'),
+          .onRef('message_labels.mailbox_id', '=', 'messages.mailbox_id')
+          .onRef('message_labels.message_id', '=', 'messages.id'),
       )
       .select(['message_labels.message_id', 'message_labels.label_id'])
-      .where('message_labels.mailbox_id', '=', mailboxId);
-    if (threadId !== undefined) {
-      messages = messages.where('thread_id', '=', threadId);
-      labels = labels.where('messages.thread_id', '=', threadId);
-    } else if (typeof scope === 'object') {
-      const prefilter = scope.prefilter;
-      // Threads with a candidate message: a subquery, so no list of ids is bound.
-      const candidates = () =>
-        this.#db
-          .selectFrom('messages')
-          .select('messages.thread_id')
-          .where('messages.mailbox_id', '=', mailboxId)
-          .where((eb) => (prefilter === false ? eb.val(false) : prefilter(eb)));
-      messages = messages.where('thread_id', 'in', candidates());
-      labels = labels.where('messages.thread_id', 'in', candidates());
+      .where('messages.mailbox_id', '=', mailboxId);
+    if (typeof scope === 'string') {
+      messages = messages.where('thread_id', '=', scope);
+      labels = labels.where('messages.thread_id', '=', scope);
+    } else if (scope !== undefined) {
+      messages = messages.where('thread_id', 'in', [...scope]);
+      labels = labels.where('messages.thread_id', 'in', [...scope]);
     }
     const [rows, labelRows] = await Promise.all([
       messages.execute(),
@@ -251,28 +260,60 @@ export class LocalMailboxProvider implements MailboxProvider {
     const labels = await this.#userLabels();
     const context = { now, ownerEmail: this.mailbox.email_address, labels };
     const prefilter = prefilterOf(root, {
+      mailboxId: this.mailbox.id,
+      // SQLite's LIKE ignores ASCII case; PostgreSQL's needs ILIKE for that.
+      like: this.#db.getExecutor().adapter instanceof SqliteAdapter ? 'like' : 'ilike',
       owner: this.mailbox.email_address.toLowerCase(),
       resolve: labelResolver(labels),
     });
-    const messages = await this.#loadMessages(prefilter === true ? undefined : { prefilter });
+    // One pass of the pre-filter over the mailbox names the candidate threads; only they are read.
+    let candidates: ReadonlySet<string> | null = null;
+    if (prefilter !== true) {
+      const rows =
+        prefilter === false
+          ? []
+          : await this.#db
+              .selectFrom('messages')
+              .select('messages.thread_id')
+              .distinct()
+              .where('messages.mailbox_id', '=', this.mailbox.id)
+              .where(prefilter)
+              .execute();
+      candidates = new Set(rows.map((row) => row.thread_id));
+    }
     const compiled = compileQuery(root, context);
 
-    const byThread = new Map<string, StoredMessage[]>();
-    for (const message of messages) {
-      const list = byThread.get(message.thread_id);
-      if (list) list.push(message);
-      else byThread.set(message.thread_id, [message]);
+    // Threads newest first (by the stored `latest_ms`, the sort key), a batch at a time; the matcher
+    // reads the candidates of each batch until one more than a page has matched. A few candidates are
+    // ordered directly; many (or none pre-filtered) are read in the order of the threads_latest index.
+    let ordered: ThreadKey[] | null = null;
+    if (candidates !== null && candidates.size <= DIRECT_CANDIDATES) {
+      ordered = (await this.#threadKeys([...candidates]))
+        .filter((key) => !after || compareKeys(key, after) < 0)
+        .sort((a, b) => compareKeys(b, a));
     }
     const matched: { key: ThreadKey; messages: StoredMessage[] }[] = [];
-    for (const [threadId, list] of byThread) {
-      if (!compiled.matchesThread(list.map(indexMessage))) continue;
-      list.sort(compareMessages);
-      const latest = list.findLast((message) => message.date !== null)?.date;
-      const key: ThreadKey = [latest ? Date.parse(latest) : -1, threadId];
-      if (after && compareKeysDescending(key, after) <= 0) continue;
-      matched.push({ key, messages: list });
+    let from = after;
+    for (let start = 0; matched.length <= limit; start += SEARCH_BATCH) {
+      const batch = ordered
+        ? ordered.slice(start, start + SEARCH_BATCH)
+        : await this.#threadsAfter(from, SEARCH_BATCH);
+      if (batch.length === 0) break;
+      from = batch.at(-1) as ThreadKey;
+      const wanted = candidates === null || ordered ? batch : batch.filter((key) => candidates.has(key[1]));
+      if (wanted.length === 0) continue;
+      const byThread = new Map<string, StoredMessage[]>(wanted.map((key) => [key[1], []]));
+      for (const message of await this.#loadMessages(wanted.map((key) => key[1]))) {
+        byThread.get(message.thread_id)?.push(message);
+      }
+      for (const key of wanted) {
+        const list = byThread.get(key[1]) ?? [];
+        if (!compiled.matchesThread(list.map(indexMessage))) continue;
+        matched.push({ key, messages: list.sort(compareMessages) });
+        if (matched.length > limit) break;
+      }
+      if (batch.length < SEARCH_BATCH) break;
     }
-    matched.sort((a, b) => compareKeysDescending(a.key, b.key));
     const items = matched.slice(0, limit);
     const hasMore = matched.length > limit;
     const last = items.at(-1);
@@ -280,6 +321,37 @@ export class LocalMailboxProvider implements MailboxProvider {
       items: items.map((thread) => this.#view(thread.key[1], thread.messages, { bodies: false })),
       pagination: { next_cursor: hasMore && last ? encodeCursor(last.key) : null, has_more: hasMore, limit },
     };
+  }
+
+  /** Up to `take` threads after `after`, newest first, as `[latest_ms, id]` (the index's order). */
+  async #threadsAfter(after: ThreadKey | null, take: number): Promise<ThreadKey[]> {
+    let query = this.#db
+      .selectFrom('threads')
+      .select(['latest_ms', 'id'])
+      .where('mailbox_id', '=', this.mailbox.id);
+    // Row-value comparison is standard SQL (SQLite and PostgreSQL both have it, and use the index).
+    if (after)
+      query = query.where(
+        sql<SqlBool>`(${sql.ref('latest_ms')}, ${sql.ref('id')}) < (${after[0]}, ${after[1]})`,
+      );
+    const rows = await query.orderBy('latest_ms', 'desc').orderBy('id', 'desc').limit(take).execute();
+    // PostgreSQL answers a bigint as text.
+    return rows.map((row) => [Number(row.latest_ms), row.id]);
+  }
+
+  /** The sort keys of the threads named. */
+  async #threadKeys(ids: readonly string[]): Promise<ThreadKey[]> {
+    const keys: ThreadKey[] = [];
+    for (const run of perStatement(ids)) {
+      const rows = await this.#db
+        .selectFrom('threads')
+        .select(['latest_ms', 'id'])
+        .where('mailbox_id', '=', this.mailbox.id)
+        .where('id', 'in', run.rows)
+        .execute();
+      for (const row of rows) keys.push([Number(row.latest_ms), row.id]);
+    }
+    return keys;
   }
 
   async getThread(threadId: string, options: ViewOptions): Promise<EmailThread | null> {
@@ -428,7 +500,35 @@ export class LocalMailboxProvider implements MailboxProvider {
         .values(labels.map((label_id) => ({ mailbox_id: mailboxId, message_id: messageId, label_id })))
         .execute();
     }
+    if (message.date !== null) await this.#bumpLatest(targetThread, Date.parse(message.date));
     return { threadId: targetThread, messageId };
+  }
+
+  /** A thread's sort key moves forward to a newer message's time. */
+  async #bumpLatest(threadId: string, time: number): Promise<void> {
+    await this.#db
+      .updateTable('threads')
+      .set({ latest_ms: time })
+      .where('mailbox_id', '=', this.mailbox.id)
+      .where('id', '=', threadId)
+      .where('latest_ms', '<', time)
+      .execute();
+  }
+
+  /** A thread's sort key read again from its messages (after one is removed). */
+  async #recomputeLatest(threadId: string): Promise<void> {
+    const dates = await this.#db
+      .selectFrom('messages')
+      .select('date')
+      .where('mailbox_id', '=', this.mailbox.id)
+      .where('thread_id', '=', threadId)
+      .execute();
+    await this.#db
+      .updateTable('threads')
+      .set({ latest_ms: latestTime(dates.map((row) => row.date)) })
+      .where('mailbox_id', '=', this.mailbox.id)
+      .where('id', '=', threadId)
+      .execute();
   }
 
   async #threadSubject(threadId: string): Promise<string | null> {
@@ -618,6 +718,7 @@ export class LocalMailboxProvider implements MailboxProvider {
       .where('mailbox_id', '=', mailboxId)
       .where('id', '=', draft.message_id)
       .execute();
+    await this.#bumpLatest(draft.thread_id, at.getTime());
     await this.#db
       .deleteFrom('message_labels')
       .where('mailbox_id', '=', mailboxId)
@@ -664,6 +765,8 @@ export class LocalMailboxProvider implements MailboxProvider {
         .where('mailbox_id', '=', mailboxId)
         .where('id', '=', draft.thread_id)
         .execute();
+    } else {
+      await this.#recomputeLatest(draft.thread_id);
     }
     return true;
   }

@@ -12,6 +12,9 @@ type Messages = ExpressionBuilder<Database, 'messages'>;
 export type Prefilter = true | false | ((eb: Messages) => Expression<SqlBool>);
 
 export interface PrefilterContext {
+  mailboxId: string;
+  /** The engine's case-insensitive pattern match (for ASCII, which is all it is used for). */
+  like: 'like' | 'ilike';
   /** The mailbox owner's address, lower case (`from:me`). */
   owner: string;
   /** The label ids a `label:` name resolves to (none: the term matches nothing). */
@@ -46,8 +49,8 @@ const COLUMNS: Readonly<Record<TextField, readonly TextColumn[]>> = {
   subject: ['messages.subject'],
 };
 
-// lower() and LIKE agree with JavaScript's toLowerCase only on ASCII (SQLite folds no other case), so
-// only ASCII words are looked for; a word with other letters keeps every message.
+// SQLite's LIKE folds only ASCII case, so only ASCII words are looked for; a word with other letters
+// keeps every message.
 const ASCII_WORD = /^[a-z0-9]+$/;
 
 function allOf(parts: Prefilter[]): Prefilter {
@@ -67,11 +70,13 @@ function anyOf(parts: Prefilter[]): Prefilter {
 }
 
 /** Words are letters and digits only, so they need no escaping inside a LIKE pattern. */
-function containsWord(column: TextColumn, word: string): Prefilter {
-  return (eb) => eb(eb.fn('lower', [eb.ref(column)]), 'like', `%${word}%`);
+function containsWord(like: PrefilterContext['like'], column: TextColumn, word: string): Prefilter {
+  return (eb) => eb(column, like, `%${word}%`);
 }
 
-function hasLabel(ids: ReadonlySet<string>): Prefilter {
+// Not correlated with the outer row, so the database reads the label's messages once (by the
+// message_labels_label index), not once per message.
+function hasLabel(mailboxId: string, ids: ReadonlySet<string>): Prefilter {
   if (ids.size === 0) return false;
   return (eb) =>
     eb(
@@ -80,7 +85,7 @@ function hasLabel(ids: ReadonlySet<string>): Prefilter {
       eb
         .selectFrom('message_labels as prefilter_labels')
         .select('prefilter_labels.message_id')
-        .whereRef('prefilter_labels.mailbox_id', '=', 'messages.mailbox_id')
+        .where('prefilter_labels.mailbox_id', '=', mailboxId)
         .where('prefilter_labels.label_id', 'in', [...ids]),
     );
 }
@@ -96,7 +101,9 @@ export function prefilterOf(node: QueryNode, context: PrefilterContext): Prefilt
       return allOf(
         node.words
           .filter((word) => ASCII_WORD.test(word))
-          .map((word) => anyOf(COLUMNS[node.field].map((column) => containsWord(column, word)))),
+          .map((word) =>
+            anyOf(COLUMNS[node.field].map((column) => containsWord(context.like, column, word))),
+          ),
       );
     case 'me': {
       // `_` and `%` in an address only widen the pattern; a backslash (PostgreSQL's LIKE escape) or a
@@ -116,9 +123,9 @@ export function prefilterOf(node: QueryNode, context: PrefilterContext): Prefilt
       );
     }
     case 'label_id':
-      return hasLabel(new Set([node.id]));
+      return hasLabel(context.mailboxId, new Set([node.id]));
     case 'label':
-      return hasLabel(context.resolve(node.name));
+      return hasLabel(context.mailboxId, context.resolve(node.name));
     case 'has_attachment':
       return (eb) => eb('messages.attachment_count', '>', 0);
     // Negation, dates (stored with any offset, so not comparable as text) and ages: the matcher decides.

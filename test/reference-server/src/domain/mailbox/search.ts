@@ -392,9 +392,13 @@ export function htmlToText(html: string): string {
 
 const addressWords = (address: SearchableAddress) => [wordsOf(address.name ?? ''), wordsOf(address.email)];
 
+/**
+ * Splits a message into what the matcher compares. The body's words are split on first use: a query
+ * about labels, dates or senders never pays for them.
+ */
 export function indexMessage(message: SearchableMessage): IndexedMessage {
-  const body = message.body_text ?? (message.body_html === null ? '' : htmlToText(message.body_html));
   const time = message.date === null ? null : Date.parse(message.date);
+  let body: string[] | undefined;
   return {
     from: addressWords(message.from),
     fromEmail: message.from.email.toLowerCase(),
@@ -403,7 +407,12 @@ export function indexMessage(message: SearchableMessage): IndexedMessage {
     cc: message.cc.flatMap(addressWords),
     ccEmails: message.cc.map((address) => address.email.toLowerCase()),
     subject: wordsOf(message.subject ?? ''),
-    body: wordsOf(body),
+    get body() {
+      body ??= wordsOf(
+        message.body_text ?? (message.body_html === null ? '' : htmlToText(message.body_html)),
+      );
+      return body;
+    },
     time: time === null || Number.isNaN(time) ? null : time,
     labels: new Set(message.labels),
     attachments: message.attachment_count,

@@ -29,6 +29,16 @@ export function snippetOf(bodyText: string | null, bodyHtml: string | null): str
   return text === null ? null : text.replace(/\s+/g, ' ').trim().slice(0, SNIPPET_LENGTH);
 }
 
+/** A thread's sort key: the time (epoch ms) of its latest dated message, -1 when none has a date. */
+export function latestTime(dates: readonly (string | null)[]): number {
+  let latest = -1;
+  for (const date of dates) {
+    const time = date === null ? Number.NaN : Date.parse(date);
+    if (!Number.isNaN(time) && time > latest) latest = time;
+  }
+  return latest;
+}
+
 /** Oldest first; messages without a date before dated ones, then by id, so the order is stable. */
 export function compareMessages(a: StoredMessage, b: StoredMessage): number {
   if (a.date !== b.date) {
