@@ -108,6 +108,18 @@ export function newHexId(): string {
   return id.toString(16).padStart(16, '0');
 }
 
+/**
+ * A list of ids for `IN (…)`, its length rounded up to a power of two by repeating the last id (which
+ * changes nothing): statements are prepared once per SQL text and kept, and a text per list length
+ * would push the server's common statements out of that cache.
+ */
+function padded(ids: readonly string[]): string[] {
+  let size = 8;
+  while (size < ids.length) size *= 2;
+  const last = ids.at(-1);
+  return last === undefined ? [...ids] : [...ids, ...Array<string>(size - ids.length).fill(last)];
+}
+
 /** Threads a search reads per statement while it looks for a page of matches. */
 const SEARCH_BATCH = 200;
 /** Up to this many candidate threads are ordered by their keys directly rather than by walking the index. */
@@ -194,8 +206,9 @@ export class LocalMailboxProvider implements MailboxProvider {
       messages = messages.where('thread_id', '=', scope);
       labels = labels.where('messages.thread_id', '=', scope);
     } else if (scope !== undefined) {
-      messages = messages.where('thread_id', 'in', [...scope]);
-      labels = labels.where('messages.thread_id', 'in', [...scope]);
+      const ids = padded(scope);
+      messages = messages.where('thread_id', 'in', ids);
+      labels = labels.where('messages.thread_id', 'in', ids);
     }
     const [rows, labelRows] = await Promise.all([
       messages.execute(),
@@ -347,7 +360,7 @@ export class LocalMailboxProvider implements MailboxProvider {
         .selectFrom('threads')
         .select(['latest_ms', 'id'])
         .where('mailbox_id', '=', this.mailbox.id)
-        .where('id', 'in', run.rows)
+        .where('id', 'in', padded(run.rows))
         .execute();
       for (const row of rows) keys.push([Number(row.latest_ms), row.id]);
     }
