@@ -193,33 +193,30 @@ export class LocalMailboxProvider implements MailboxProvider {
         'bcc',
       ])
       .where('mailbox_id', '=', mailboxId);
-    let labels = this.#db
-      .selectFrom('messages')
-      .innerJoin('message_labels', (join) =>
-        join
-          .onRef('message_labels.mailbox_id', '=', 'messages.mailbox_id')
-          .onRef('message_labels.message_id', '=', 'messages.id'),
-      )
-      .select(['message_labels.message_id', 'message_labels.label_id'])
-      .where('messages.mailbox_id', '=', mailboxId);
-    if (typeof scope === 'string') {
-      messages = messages.where('thread_id', '=', scope);
-      labels = labels.where('messages.thread_id', '=', scope);
-    } else if (scope !== undefined) {
-      const ids = padded(scope);
-      messages = messages.where('thread_id', 'in', ids);
-      labels = labels.where('messages.thread_id', 'in', ids);
+    if (typeof scope === 'string') messages = messages.where('thread_id', '=', scope);
+    else if (scope !== undefined) messages = messages.where('thread_id', 'in', padded(scope));
+    const rows = await messages.execute();
+    // Then their labels by primary key. (A join lets the planner walk every label row of the
+    // mailbox; sorting them in SQL, by label, makes it do so.)
+    const labelRows: { message_id: string; label_id: string }[] = [];
+    const labels = this.#db
+      .selectFrom('message_labels')
+      .select(['message_id', 'label_id'])
+      .where('mailbox_id', '=', mailboxId);
+    if (scope === undefined) {
+      labelRows.push(...(await labels.execute()));
+    } else {
+      for (const run of perStatement(rows.map((row) => row.id))) {
+        labelRows.push(...(await labels.where('message_id', 'in', padded(run.rows)).execute()));
+      }
     }
-    const [rows, labelRows] = await Promise.all([
-      messages.execute(),
-      labels.orderBy('message_labels.label_id').execute(),
-    ]);
     const labelsOf = new Map<string, string[]>();
     for (const row of labelRows) {
       const list = labelsOf.get(row.message_id);
       if (list) list.push(row.label_id);
       else labelsOf.set(row.message_id, [row.label_id]);
     }
+    for (const list of labelsOf.values()) list.sort();
     return rows.map((row) => ({
       id: row.id,
       thread_id: row.thread_id,
