@@ -122,8 +122,6 @@ function padded(ids: readonly string[]): string[] {
 
 /** Threads a search reads per statement while it looks for a page of matches. */
 const SEARCH_BATCH = 200;
-/** Up to this many candidate threads are ordered by their keys directly rather than by walking the index. */
-const DIRECT_CANDIDATES = 2000;
 
 /** Threads sort newest first by their latest dated message; undated threads last. */
 type ThreadKey = [number, string];
@@ -276,32 +274,36 @@ export class LocalMailboxProvider implements MailboxProvider {
       owner: this.mailbox.email_address.toLowerCase(),
       resolve: labelResolver(labels),
     });
-    // One pass of the pre-filter over the mailbox names the candidate threads; only they are read.
-    let candidates: ReadonlySet<string> | null = null;
+    // One pass of the pre-filter over the mailbox names the candidate threads with their sort keys;
+    // only they are read, newest first.
+    let ordered: ThreadKey[] | null = null;
     if (prefilter !== true) {
       const rows =
         prefilter === false
           ? []
           : await this.#db
               .selectFrom('messages')
-              .select('messages.thread_id')
+              .innerJoin('threads', (join) =>
+                join
+                  .onRef('threads.mailbox_id', '=', 'messages.mailbox_id')
+                  .onRef('threads.id', '=', 'messages.thread_id'),
+              )
+              .select(['threads.id', 'threads.latest_ms'])
               .distinct()
               .where('messages.mailbox_id', '=', this.mailbox.id)
               .where(prefilter)
               .execute();
-      candidates = new Set(rows.map((row) => row.thread_id));
-    }
-    const compiled = compileQuery(root, context);
-
-    // Threads newest first (by the stored `latest_ms`, the sort key), a batch at a time; the matcher
-    // reads the candidates of each batch until one more than a page has matched. A few candidates are
-    // ordered directly; many (or none pre-filtered) are read in the order of the threads_latest index.
-    let ordered: ThreadKey[] | null = null;
-    if (candidates !== null && candidates.size <= DIRECT_CANDIDATES) {
-      ordered = (await this.#threadKeys([...candidates]))
+      // PostgreSQL answers a bigint as text.
+      ordered = rows
+        .map((row): ThreadKey => [Number(row.latest_ms), row.id])
         .filter((key) => !after || compareKeys(key, after) < 0)
         .sort((a, b) => compareKeys(b, a));
     }
+    const compiled = compileQuery(root, context);
+
+    // A batch of threads at a time (the candidates in order, or without a pre-filter every thread in
+    // the order of the threads_latest index); the matcher reads each batch until one more than a page
+    // has matched.
     const matched: { key: ThreadKey; messages: StoredMessage[] }[] = [];
     let from = after;
     for (let start = 0; matched.length <= limit; start += SEARCH_BATCH) {
@@ -310,13 +312,11 @@ export class LocalMailboxProvider implements MailboxProvider {
         : await this.#threadsAfter(from, SEARCH_BATCH);
       if (batch.length === 0) break;
       from = batch.at(-1) as ThreadKey;
-      const wanted = candidates === null || ordered ? batch : batch.filter((key) => candidates.has(key[1]));
-      if (wanted.length === 0) continue;
-      const byThread = new Map<string, StoredMessage[]>(wanted.map((key) => [key[1], []]));
-      for (const message of await this.#loadMessages(wanted.map((key) => key[1]))) {
+      const byThread = new Map<string, StoredMessage[]>(batch.map((key) => [key[1], []]));
+      for (const message of await this.#loadMessages(batch.map((key) => key[1]))) {
         byThread.get(message.thread_id)?.push(message);
       }
-      for (const key of wanted) {
+      for (const key of batch) {
         const list = byThread.get(key[1]) ?? [];
         if (!compiled.matchesThread(list.map(indexMessage))) continue;
         matched.push({ key, messages: list.sort(compareMessages) });
@@ -347,21 +347,6 @@ export class LocalMailboxProvider implements MailboxProvider {
     const rows = await query.orderBy('latest_ms', 'desc').orderBy('id', 'desc').limit(take).execute();
     // PostgreSQL answers a bigint as text.
     return rows.map((row) => [Number(row.latest_ms), row.id]);
-  }
-
-  /** The sort keys of the threads named. */
-  async #threadKeys(ids: readonly string[]): Promise<ThreadKey[]> {
-    const keys: ThreadKey[] = [];
-    for (const run of perStatement(ids)) {
-      const rows = await this.#db
-        .selectFrom('threads')
-        .select(['latest_ms', 'id'])
-        .where('mailbox_id', '=', this.mailbox.id)
-        .where('id', 'in', padded(run.rows))
-        .execute();
-      for (const row of rows) keys.push([Number(row.latest_ms), row.id]);
-    }
-    return keys;
   }
 
   async getThread(threadId: string, options: ViewOptions): Promise<EmailThread | null> {
