@@ -54,6 +54,8 @@ export async function createContractChecker(): Promise<(exchange: Exchange) => s
   const operations = await getHttpOperationsFromSpec(buildDocument());
 
   return (exchange) => {
+    // Only origin-form targets (`/path?query`) are API requests; `*` and the like are HTTP's business.
+    if (!exchange.url.startsWith('/')) return [];
     const url = new URL(exchange.url, 'http://server');
     if (UNDOCUMENTED_PREFIXES.some((prefix) => url.pathname.startsWith(prefix))) return [];
     if (exchange.method === 'HEAD' || exchange.method === 'OPTIONS') return [];

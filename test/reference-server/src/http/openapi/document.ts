@@ -2,6 +2,7 @@
 // Schema output, which is the dialect OpenAPI 3.1 uses). Nothing here restates a shape by hand.
 import {
   DEFAULT_SCOPES,
+  ERROR_CODES,
   ERROR_STATUS,
   type ErrorCode,
   envelope,
@@ -38,8 +39,12 @@ const PARAM_DESCRIPTIONS: Record<string, string> = {
   listId: 'The list.',
 };
 
-/** What each error code means, for the descriptions of the error answers. */
-const ERROR_MEANINGS: Record<ErrorCode, string> = {
+/**
+ * What each error code means, for the descriptions of the error answers. Keyed by string so that a code
+ * described here before the shared schemas have it does no harm; a code missing here is shown bare.
+ */
+const ERROR_MEANINGS: Record<string, string> = {
+  invalid_request: 'the request is not well-formed HTTP, or cannot be routed at all',
   validation_error: 'a parameter, header or body field is wrong; `details` lists `{ path, message }`',
   invalid_json: 'the body is not JSON',
   unauthenticated: 'credentials missing, wrong or expired',
@@ -57,8 +62,13 @@ const ERROR_MEANINGS: Record<ErrorCode, string> = {
 };
 
 /** The error codes a route can answer: those of its kind, plus its own. */
+/** 400 codes about a request as such rather than its input: any route can answer them. */
+const MALFORMED_REQUEST: readonly ErrorCode[] = ERROR_CODES.filter(
+  (code) => ERROR_STATUS[code] === 400 && code !== 'validation_error' && code !== 'invalid_json',
+);
+
 export function errorCodesOf(route: RouteEntry): ErrorCode[] {
-  const codes = new Set<ErrorCode>();
+  const codes = new Set<ErrorCode>(MALFORMED_REQUEST);
   const takesInput = route.path.includes('{') || route.query !== undefined || route.body !== undefined;
   if (takesInput || WRITE_METHODS.has(route.method)) codes.add('validation_error');
   if (route.auth !== 'none' || route.path === '/auth/api_token') codes.add('unauthenticated');
@@ -209,7 +219,9 @@ function errorResponses(route: RouteEntry): Record<string, JsonObject> {
       headers['Retry-After'] = header('RetryAfter');
     }
     responses[String(status)] = {
-      description: codes.map((code) => `\`${code}\`: ${ERROR_MEANINGS[code]}`).join('; '),
+      description: codes
+        .map((code) => (ERROR_MEANINGS[code] ? `\`${code}\`: ${ERROR_MEANINGS[code]}` : `\`${code}\``))
+        .join('; '),
       headers,
       content: { 'application/json': { schema: ref('ErrorBody') } },
     };
@@ -292,6 +304,13 @@ export function buildDocument(options: { withNotYetServed?: boolean } = {}): Jso
       operation['requestBody'] = {
         required: !route.bodyOptional,
         content: { 'application/json': { schema: ref(bodyName) } },
+      };
+    } else if (WRITE_METHODS.has(route.method)) {
+      // The server reads nothing from the body of these writes, and does not refuse one (clients often send `{}`).
+      operation['requestBody'] = {
+        required: false,
+        description: 'Nothing is read from the body: send none, or any JSON (it is ignored).',
+        content: { 'application/json': { schema: {} } },
       };
     }
     paths[route.path] ??= {};
