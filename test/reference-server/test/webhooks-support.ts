@@ -6,7 +6,7 @@ import { afterEach } from 'vitest';
 import type { AppContext } from '../src/http/context.ts';
 import { type ServerOptions, startServer } from '../src/index.ts';
 import { fixtureSeed, SECRETS } from './helpers/fixtures.ts';
-import { type RequestOptions, readBody, type TestServer } from './helpers/server.ts';
+import { offlineResolver, type RequestOptions, readBody, type TestServer } from './helpers/server.ts';
 
 export interface ReceivedRequest {
   path: string;
@@ -186,6 +186,7 @@ export async function startWebhookServer(options: ServerOptions = {}): Promise<W
     seed: fixtureSeed,
     allowInsecureWebhooks: true,
     webhookTimeScale: 0.001,
+    resolveHost: offlineResolver,
     ...options,
   });
   const call = (root: string, path: string, init: RequestOptions = {}) => {

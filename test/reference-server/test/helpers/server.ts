@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type ServerOptions, startServer } from '../../src/index.ts';
+import { type HostResolver, type ServerOptions, startServer } from '../../src/index.ts';
 import { fixtureSeed, SECRETS } from './fixtures.ts';
 
 const PACKAGE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -37,9 +37,24 @@ function request(origin: string, root: string, path: string, init: RequestOption
   return fetch(`${origin}${root}${path}`, { ...rest, headers, body: payload });
 }
 
+/**
+ * The resolver in-process test servers use for webhook target names: `localhost` is 127.0.0.1 and no
+ * other name exists, so no test's webhook ever leaves the machine, not even as a DNS query.
+ */
+export const offlineResolver: HostResolver = async (hostname) => {
+  if (hostname.toLowerCase().replace(/\.$/, '') === 'localhost') return ['127.0.0.1'];
+  throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+};
+
 /** An in-process server on a free port with an in-memory database (the fixture seed by default). */
 export async function startTestServer(options: ServerOptions = {}): Promise<TestServer> {
-  const server = await startServer({ port: 0, db: ':memory:', seed: fixtureSeed, ...options });
+  const server = await startServer({
+    port: 0,
+    db: ':memory:',
+    seed: fixtureSeed,
+    resolveHost: offlineResolver,
+    ...options,
+  });
   return {
     origin: server.origin,
     close: () => server.close(),
