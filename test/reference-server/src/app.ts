@@ -5,7 +5,7 @@ import { authTokenRoutes } from './http/auth-token.ts';
 import { installCommitBeforeAnswer } from './http/commit-before-answer.ts';
 import type { AppContext } from './http/context.ts';
 import { controlRoutes } from './http/control.ts';
-import { installErrorHandling } from './http/errors.ts';
+import { ERROR_SERVER_OPTIONS, installErrorHandling } from './http/errors.ts';
 import { installIdempotencyStore } from './http/idempotency.ts';
 import { decorateApp } from './http/request-state.ts';
 import { v1BoardRoutes } from './http/v1/boards.ts';
@@ -52,6 +52,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT_BYTES,
     // Close idle keep-alive sockets on shutdown; in-flight requests still finish.
     forceCloseConnections: 'idle',
+    ...ERROR_SERVER_OPTIONS,
   });
   decorateApp(app, ctx);
   installErrorHandling(app);
