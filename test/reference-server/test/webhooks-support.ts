@@ -21,7 +21,7 @@ export interface ReceivedRequest {
 export type Responder = (request: ReceivedRequest, index: number) => number;
 
 export interface Receiver {
-  /** `http://127.0.0.1:<port>/hook` */
+  /** `http://<host>:<port>/hook` (127.0.0.1 unless told) */
   url: string;
   port: number;
   requests: ReceivedRequest[];
@@ -32,7 +32,11 @@ export interface Receiver {
   listen(): Promise<void>;
 }
 
-export async function startReceiver(respond: Responder = () => 200, port = 0): Promise<Receiver> {
+export async function startReceiver(
+  respond: Responder = () => 200,
+  port = 0,
+  host = '127.0.0.1',
+): Promise<Receiver> {
   const requests: ReceivedRequest[] = [];
   let server: Server | null = null;
   const receiver: Receiver = {
@@ -57,9 +61,9 @@ export async function startReceiver(respond: Responder = () => 200, port = 0): P
         });
       });
       const listening = server;
-      await new Promise<void>((resolve) => listening.listen(receiver.port, '127.0.0.1', resolve));
+      await new Promise<void>((resolve) => listening.listen(receiver.port, host, resolve));
       receiver.port = (listening.address() as AddressInfo).port;
-      receiver.url = `http://127.0.0.1:${receiver.port}/hook`;
+      receiver.url = `http://${host}:${receiver.port}/hook`;
     },
     async close() {
       const closing = server;
