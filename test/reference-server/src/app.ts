@@ -44,6 +44,19 @@ const V1_ROUTES: FastifyPluginAsync[] = [
   v1ItemRoutes,
 ];
 
+/** A route as registered: its method and its full path pattern (`/v2/tasks/:id`). */
+export interface RouteSummary {
+  method: string;
+  url: string;
+}
+
+const routeLists = new WeakMap<FastifyInstance, RouteSummary[]>();
+
+/** Every route of an app built by `buildApp`, in registration order (HEAD twins of GET left out). */
+export function routesOf(app: FastifyInstance): readonly RouteSummary[] {
+  return routeLists.get(app) ?? [];
+}
+
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
     logger: ctx.options.logger === false ? false : { level: ctx.options.logger, stream: process.stderr },
@@ -53,6 +66,13 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     // Close idle keep-alive sockets on shutdown; in-flight requests still finish.
     forceCloseConnections: 'idle',
     ...ERROR_SERVER_OPTIONS,
+  });
+  const routes: RouteSummary[] = [];
+  routeLists.set(app, routes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') routes.push({ method, url: route.url });
+    }
   });
   decorateApp(app, ctx);
   installErrorHandling(app);
