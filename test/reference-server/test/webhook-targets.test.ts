@@ -197,8 +197,8 @@ describe('webhook targets without --allow-insecure-webhooks', () => {
         method: 'POST',
         body: { target_url: 'https://localhost/hook', events: ['task.created'] },
       });
-      const body = await response.json();
-      expect(body.error.details[0].message).toContain('--allow-insecure-webhooks');
+      const body = (await response.json()) as Attempt['body'];
+      expect(body.error?.details[0]?.message).toContain('--allow-insecure-webhooks');
     } finally {
       await server.close();
     }
