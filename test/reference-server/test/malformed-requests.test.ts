@@ -542,6 +542,17 @@ describe('raw malformed HTTP answers below 500, in the envelope', () => {
     expect(answer.body).toBe(code);
   });
 
+  it('never answers a malformed request in the place of an earlier, pipelined one', async () => {
+    const answers = parseAnswers(
+      await exchange(
+        `GET /v2/teams HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${SECRETS.adaFull}\r\n\r\nGARBAGE\r\n\r\n`,
+      ),
+    );
+    // The first answer, if the connection lived to send it, is the first request's.
+    expect(answers.length).toBeLessThanOrEqual(1);
+    if (answers[0]) expect(answers[0].status).toBe(200);
+  });
+
   it('meets Expect: 100-continue and goes on', async () => {
     const answers = parseAnswers(
       await exchange(

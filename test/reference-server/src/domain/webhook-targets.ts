@@ -32,7 +32,7 @@ export interface WebhookTargetPolicy extends WebhookTargetOptions {
   resolveHost: HostResolver;
 }
 
-/** A target the rule refuses; `reason` is shown to the user as the field's message. */
+/** A target the rule refuses; its message is shown to the user as the field's message. */
 export class TargetRefused extends Error {
   override name = 'TargetRefused';
 }

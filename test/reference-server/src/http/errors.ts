@@ -1,7 +1,7 @@
 // One error shape for everything, Fastify's own failures and Node's included:
 // `{ error: { code, message, request_id, details? } }`, with `x-request-id` on every answer.
 // The codes of the errors raised before any route runs are listed in docs/errors.md.
-import { type Server, STATUS_CODES } from 'node:http';
+import { type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ErrorCode } from '@threadwork/shared/schemas';
 import type {
@@ -105,9 +105,12 @@ function invalidRequestAnswer(message: string): { headers: Record<string, string
  */
 function onClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  // An answer already under way on this connection cannot be followed by another one.
-  const current = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-  if (socket.writable && !current?.headersSent) {
+  // The answer in progress on this connection, if any. When it is this request's (its body was being
+  // read) and nothing of it has been sent, this answer replaces it. When it is an earlier, complete
+  // request's, an answer written now would be taken for that one's: close without answering, as Node does.
+  const pending = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+  const answerable = !pending || (!pending.headersSent && !pending.req.complete);
+  if (socket.writable && answerable) {
     const status = CLIENT_ERROR_STATUS[error.code ?? ''] ?? 400;
     const { headers, body } = invalidRequestAnswer(CLIENT_ERROR_MESSAGES[status]!);
     const head = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
