@@ -9,7 +9,7 @@ const USAGE = `usage: pnpm run server [flags]
   --db PATH                   SQLite file, or :memory: (default ${DEFAULT_DB_PATH})
   --seed FILE                 load a seed file into an empty database
   --demo                      load the demo workspace when the database is empty
-  --allow-insecure-webhooks   accept http:// loopback webhook targets
+  --allow-insecure-webhooks   accept webhook targets on loopback (http:// too); private ranges stay refused
   --webhook-time-scale F      multiply every webhook retry delay by F (default 1)
   --test-control              enable the /_control endpoints
 environment: DATABASE_URL=postgres://… selects PostgreSQL; LOG_LEVEL=info logs requests to stderr`;
