@@ -1,12 +1,14 @@
 // Webhook targets that could reach inside the service's own network are refused: at creation, on
 // update, on v1 subscribe, and again at delivery (DNS rebinding). No request here leaves loopback: the
 // resolver is injected, and no event is raised towards a name that resolves to a public address.
-import { createServer, type Server } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import { type AddressInfo, createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HostResolver } from '../src/index.ts';
 import { offlineResolver } from './helpers/server.ts';
 import {
   closeAfterEach,
+  createTask,
   deliveriesOf,
   startReceiver,
   startWebhookServer,
@@ -274,6 +276,70 @@ describe('delivery checks the target again and connects only to what it checked'
       expect(counter.count()).toBe(0);
     });
   }
+
+  it('checks v1 hook deliveries again too', async () => {
+    const counter = await connectionCounter();
+    defer(counter.close);
+    const dns = switchableResolver({ 'rebind.example': ['93.184.215.14'] });
+    const server = await startWebhookServer({ allowInsecureWebhooks: true, resolveHost: dns.resolve });
+    defer(server.close);
+
+    const subscribed = await server.v1('/items/subscribe', {
+      method: 'POST',
+      token: await v1Token(server),
+      body: {
+        action: 'createOnBoard',
+        entityId: 'brd_acme',
+        webhookURL: `https://rebind.example:${counter.port}/hook`,
+      },
+    });
+    expect(subscribed.status).toBe(200);
+    dns.answers['rebind.example'] = ['127.0.0.1'];
+    await createTask(server, 'lst_todo', 'Rebound');
+
+    let errors: Array<string | null> = [];
+    await waitUntil(async () => {
+      const rows = await server.ctx.db
+        .selectFrom('webhook_delivery_attempts as a')
+        .innerJoin('webhook_deliveries as d', 'd.id', 'a.delivery_id')
+        .where('d.kind', '=', 'v1')
+        .select('a.error')
+        .execute();
+      errors = rows.map((row) => row.error);
+      return errors.length > 0;
+    }, 'a v1 attempt');
+    expect(errors[0]).toContain(
+      'target refused: must not point at a private or internal address: rebind.example resolves to 127.0.0.1',
+    );
+    expect(counter.count()).toBe(0);
+  });
+
+  it('does not follow a redirect', async () => {
+    const elsewhere = await startReceiver(() => 200);
+    defer(elsewhere.close);
+    let redirected = 0;
+    const redirecting = createHttpServer((request, response) => {
+      redirected += 1;
+      request.resume();
+      response.writeHead(307, { location: elsewhere.url }).end();
+    });
+    await new Promise<void>((resolve) => redirecting.listen(0, '127.0.0.1', resolve));
+    defer(() => new Promise((resolve) => redirecting.close(resolve)));
+    const { port } = redirecting.address() as AddressInfo;
+
+    const server = await startWebhookServer({ allowInsecureWebhooks: true });
+    defer(server.close);
+    const subscription = await subscribe(server, {
+      target_url: `http://127.0.0.1:${port}/hook`,
+      events: ['task.created'],
+    });
+    await server.v2(`/webhooks/subscriptions/${subscription.id}/test`, { method: 'POST' });
+    const attempt = await lastAttempt(server, subscription.id);
+    expect(attempt).toMatchObject({ outcome: 'failed', status_code: 307 });
+    // Retried (a 3xx is a failure), never sent to the Location.
+    expect(redirected).toBeGreaterThanOrEqual(1);
+    expect(elsewhere.requests).toHaveLength(0);
+  });
 
   it('connects to the address it checked, not to one looked up again', async () => {
     // The receiver listens on 127.0.0.2; `localhost` looked up by the system would be 127.0.0.1 or ::1.
