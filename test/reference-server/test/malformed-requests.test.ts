@@ -243,7 +243,7 @@ describe('every route answers bad input below 500, in the envelope', () => {
       contentType,
       credentials,
     },
-    { seed: SEED, numRuns: 400 },
+    { seed: SEED, numRuns: 300 },
   )(
     'random requests to random routes',
     async (input) => {
