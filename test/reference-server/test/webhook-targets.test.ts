@@ -4,6 +4,8 @@
 import { createServer as createHttpServer } from 'node:http';
 import { type AddressInfo, createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runInTransaction } from '../src/domain/transaction.ts';
+import { createSubscription } from '../src/domain/webhooks.ts';
 import type { HostResolver } from '../src/index.ts';
 import { offlineResolver } from './helpers/server.ts';
 import {
@@ -374,5 +376,33 @@ describe('delivery checks the target again and connects only to what it checked'
     await server.v2(`/webhooks/subscriptions/${subscription.id}/test`, { method: 'POST' });
     await lastAttempt(server, subscription.id);
     expect(counter.count()).toBeGreaterThan(0);
+  });
+});
+
+describe('the domain keeps the rule when called without the routes', () => {
+  it('refuses a target address inside, and loopback without the flag, with no resolver at all', async () => {
+    const server = await startWebhookServer({ allowInsecureWebhooks: false });
+    try {
+      const create = (target_url: string) =>
+        runInTransaction(server.ctx, (tx) =>
+          createSubscription(
+            tx,
+            'usr_ada',
+            { target_url, events: ['task.created'] },
+            { allowInsecureWebhooks: false },
+            new Date(),
+          ),
+        );
+      for (const url of [
+        'https://10.0.0.1/hook',
+        'https://[::ffff:a9fe:a9fe]/hook',
+        'https://localhost/hook',
+      ]) {
+        await expect(create(url), url).rejects.toMatchObject({ code: 'validation_error' });
+      }
+      await expect(create('https://public.example/hook')).resolves.toMatchObject({ status: 'active' });
+    } finally {
+      await server.close();
+    }
   });
 });
