@@ -9,6 +9,7 @@ import { ERROR_CODES } from '@threadwork/shared/schemas';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { type RouteSummary, routesOf } from '../src/app.ts';
 import { type RunningServer, startServer } from '../src/index.ts';
+import { freshDatabase } from './helpers/database.ts';
 import { fixtureSeed, SECRETS } from './helpers/fixtures.ts';
 import { offlineResolver } from './helpers/server.ts';
 
@@ -21,7 +22,7 @@ let v1Token: string;
 beforeAll(async () => {
   server = await startServer({
     port: 0,
-    db: ':memory:',
+    ...(await freshDatabase()),
     seed: fixtureSeed,
     testControl: true,
     resolveHost: offlineResolver,

@@ -12,7 +12,7 @@ import {
   type V1Item,
   type WebhookFilters,
 } from '@threadwork/shared/schemas';
-import { databaseKey, type Executor } from '../db/database.ts';
+import { databaseKey, type Executor, isShared } from '../db/database.ts';
 import { prepareQuery } from '../db/prepared.ts';
 import { isPaid } from './access.ts';
 import { newId } from './ids.ts';
@@ -117,7 +117,8 @@ export function eventBody(event: { id: string; type: string; created_at: string;
 
 // Whether any v2 subscription or v1 hook exists at all, per database: most changes have no one to
 // tell, and then the fan-out costs no query. Every write that creates or deletes a subscription calls
-// `subscriptionsChanged`, and so does a rolled-back transaction (see runInTransaction).
+// `subscriptionsChanged`, and so does a rolled-back transaction (see runInTransaction). On a shared
+// database (PostgreSQL) another process may subscribe at any time, so the answer is never kept there.
 interface Listeners {
   v2: boolean;
   v1: boolean;
@@ -142,7 +143,7 @@ async function listeners(tx: Executor): Promise<Listeners> {
   if (known === undefined) {
     const row = await selectListeners.executeTakeFirst(tx);
     known = { v2: Boolean(row?.v2), v1: Boolean(row?.v1) };
-    listenersByDatabase.set(key, known);
+    if (!isShared(tx)) listenersByDatabase.set(key, known);
   }
   return known;
 }

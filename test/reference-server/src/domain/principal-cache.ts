@@ -1,7 +1,8 @@
 // Authenticated principals, remembered per database so that a request with a known credential costs
 // no query and no key derivation. Keys are only ever written by the seed loader today; whatever writes
-// or deletes an API key (or changes its user) must call `forgetPrincipals` in the same breath.
-import { type Executor, perDatabase } from '../db/database.ts';
+// or deletes an API key (or changes its user) must call `forgetPrincipals` in the same breath. On a
+// shared database (PostgreSQL) another process may delete a key, so nothing is cached there.
+import { type Executor, isShared, perDatabase } from '../db/database.ts';
 import type { Principal } from './principal.ts';
 
 /** A safety net only: a cached principal is re-read at least this often. */
@@ -39,6 +40,7 @@ export function cachePrincipal(
   principal: Principal,
   expiresAt: number | null = null,
 ): void {
+  if (isShared(db)) return;
   const cache = cacheOf(db);
   // Bounded: the oldest entry makes room (Map keeps insertion order).
   if (cache.size >= MAX_ENTRIES && !cache.has(credential)) cache.delete(cache.keys().next().value!);
