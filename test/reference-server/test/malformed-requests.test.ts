@@ -307,6 +307,27 @@ describe('every route answers bad input below 500, in the envelope', () => {
     }
   }, 60_000);
 
+  it('refuses the NUL character: a 404 in a path id, a validation_error in a query or a body', async () => {
+    const headers = { authorization: `Bearer ${SECRETS.adaFull}`, 'content-type': 'application/json' };
+    const read = async (response: Response) => ({
+      status: response.status,
+      error: ((await response.json()) as { error: { code: string; details?: unknown } }).error,
+    });
+    expect(await read(await fetch(`${server.origin}/v2/tasks/tsk%001`, { headers }))).toMatchObject({
+      status: 404,
+      error: { code: 'not_found' },
+    });
+    expect(await read(await fetch(`${server.origin}/v2/tasks?list_id=lst%00`, { headers }))).toMatchObject({
+      status: 400,
+      error: { code: 'validation_error', details: [{ path: 'list_id' }] },
+    });
+    const body = JSON.stringify({ team_id: 'team_acme', name: 'Pipe\u0000line', lists: [] });
+    expect(body).toContain('\\u0000');
+    expect(
+      await read(await fetch(`${server.origin}/v2/boards`, { method: 'POST', headers, body })),
+    ).toMatchObject({ status: 400, error: { code: 'validation_error', details: [{ path: 'name' }] } });
+  });
+
   it('answers an unknown id of any length as it answers a short one: 404 not_found', async () => {
     const byId = routes.filter((route) => route.method === 'GET' && /^\/v2\/[a-z-]+\/:id$/.test(route.url));
     expect(byId.map((route) => route.url)).toEqual(
@@ -340,20 +361,47 @@ interface RawAnswer {
   body: string;
 }
 
-/** Sends bytes, half-closes, and reads what comes back until the server closes (or 3 s pass). */
-function exchange(bytes: Buffer | string): Promise<Buffer> {
+/**
+ * Sends bytes and reads what comes back. Once a whole answer is in, or nothing has come for `idleMs`
+ * (the server waits for more of an incomplete request), the client half-closes; it then reads until
+ * the server closes (or 5 s pass). Half-closing at once would make Node abort a request still running.
+ */
+function exchange(bytes: Buffer | string, idleMs = 50): Promise<Buffer> {
   const { port } = new URL(server.origin);
   return new Promise((resolve) => {
     const socket = connect(Number(port), '127.0.0.1');
     const chunks: Buffer[] = [];
-    const timer = setTimeout(() => socket.destroy(), 3000);
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const hardStop = setTimeout(() => socket.destroy(), 5000);
+    let idle: NodeJS.Timeout | undefined;
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      clearTimeout(idle);
+      socket.end();
+    };
+    const waitIdle = () => {
+      clearTimeout(idle);
+      idle = setTimeout(end, idleMs);
+    };
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      let whole = false;
+      try {
+        whole = parseAnswers(Buffer.concat(chunks)).length > 0;
+      } catch {
+        // not whole yet
+      }
+      if (whole) end();
+      else waitIdle();
+    });
     socket.on('error', () => undefined);
     socket.on('close', () => {
-      clearTimeout(timer);
+      clearTimeout(hardStop);
+      clearTimeout(idle);
       resolve(Buffer.concat(chunks));
     });
-    socket.end(bytes);
+    socket.write(bytes, waitIdle);
   });
 }
 
@@ -377,6 +425,7 @@ function parseAnswers(raw: Buffer): RawAnswer[] {
     if (status < 200) continue;
     const length = Number(headers['content-length'] ?? 0);
     if (headers['transfer-encoding'] === 'chunked') throw new Error('a chunked answer');
+    if (rest.length < length) throw new Error('an answer cut short');
     answers.push({ status, headers, body: Buffer.from(rest.slice(0, length), 'latin1').toString('utf8') });
     rest = rest.slice(length);
   }
@@ -476,7 +525,7 @@ describe('raw malformed HTTP answers below 500, in the envelope', () => {
   );
 
   async function single(sent: string): Promise<RawAnswer> {
-    const answers = parseAnswers(await exchange(sent));
+    const answers = parseAnswers(await exchange(sent, 1000));
     expect(answers).toHaveLength(1);
     const answer = answers[0]!;
     const body = JSON.parse(answer.body) as { error: { code: string; request_id: string } };
@@ -547,6 +596,7 @@ describe('raw malformed HTTP answers below 500, in the envelope', () => {
     const answers = parseAnswers(
       await exchange(
         `GET /v2/teams HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${SECRETS.adaFull}\r\n\r\nGARBAGE\r\n\r\n`,
+        1000,
       ),
     );
     // The first answer, if the connection lived to send it, is the first request's.
@@ -558,6 +608,7 @@ describe('raw malformed HTTP answers below 500, in the envelope', () => {
     const answers = parseAnswers(
       await exchange(
         `POST /v2/boards HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${SECRETS.adaFull}\r\nExpect: 100-continue\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+        1000,
       ),
     );
     expect(answers.map((answer) => answer.status)).toEqual([400]);

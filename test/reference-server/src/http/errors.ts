@@ -12,7 +12,7 @@ import type {
   FastifyRequest,
 } from 'fastify';
 import { ZodError } from 'zod';
-import { ServiceError } from '../domain/errors.ts';
+import { formatPath, ServiceError } from '../domain/errors.ts';
 import { newRequestId } from '../domain/ids.ts';
 import { validationDetails } from './validate.ts';
 
@@ -128,12 +128,45 @@ export const ERROR_SERVER_OPTIONS = {
   http: { requireHostHeader: false },
 } satisfies FastifyHttpOptions<Server>;
 
+/**
+ * The path, as `formatPath` writes it, of the first string (or key) in `value` holding the NUL
+ * character, or null. No text the service stores may hold one (PostgreSQL's text cannot), so it is
+ * refused at the edge, the same on every database.
+ */
+export function findNul(value: unknown, path: PropertyKey[] = []): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? formatPath(path) || 'body' : null;
+  if (typeof value !== 'object' || value === null) return null;
+  for (const [key, item] of Array.isArray(value) ? value.entries() : Object.entries(value)) {
+    if (typeof key === 'string' && key.includes('\u0000')) return formatPath([...path, key]);
+    const found = findNul(item, [...path, key]);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+export const NUL_MESSAGE = 'must not contain the NUL character (U+0000)';
+
 export function installErrorHandling(app: FastifyInstance): void {
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
       sendError(reply, 400, 'invalid_request', 'an HTTP/1.1 request must carry a Host header');
       return;
+    }
+    if (request.url.includes('%00')) {
+      // No id holds a NUL: a path naming one names nothing.
+      const params = request.params as Record<string, string> | undefined;
+      if (params && Object.values(params).some((value) => value.includes('\u0000'))) {
+        sendError(reply, 404, 'not_found', 'no such resource');
+        return;
+      }
+      const path = findNul(request.query);
+      if (path !== null) {
+        sendError(reply, 400, 'validation_error', `${path}: ${NUL_MESSAGE}`, [
+          { path, message: NUL_MESSAGE },
+        ]);
+        return;
+      }
     }
     done();
   });
