@@ -13,9 +13,12 @@ import { v1ItemRoutes } from './http/v1/items.ts';
 import { v1ListRoutes } from './http/v1/lists.ts';
 import { v1SubscriptionRoutes } from './http/v1/subscriptions.ts';
 import { v1TeamRoutes } from './http/v1/teams.ts';
+import { analysisRoutes } from './http/v2/analysis.ts';
 import { boardRoutes } from './http/v2/boards.ts';
 import { customFieldRoutes } from './http/v2/custom-fields.ts';
+import { draftRoutes } from './http/v2/drafts.ts';
 import { emailRoutes } from './http/v2/email.ts';
+import { emailWriteRoutes } from './http/v2/email-writes.ts';
 import { listRoutes } from './http/v2/lists.ts';
 import { meRoutes } from './http/v2/me.ts';
 import { taskRoutes } from './http/v2/tasks.ts';
@@ -32,6 +35,9 @@ const V2_ROUTES: FastifyPluginAsync[] = [
   listRoutes,
   webhookRoutes,
   emailRoutes,
+  emailWriteRoutes,
+  draftRoutes,
+  analysisRoutes,
   taskRoutes,
   customFieldRoutes,
 ];

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { perStatement } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { newId } from '../domain/ids.ts';
+import { latestTime } from '../domain/mailbox/threads.ts';
 import { forgetPrincipals } from '../domain/principal-cache.ts';
 import { hashSecret } from '../domain/secrets.ts';
 import { SYSTEM_LABELS } from '../domain/system-labels.ts';
@@ -234,6 +235,7 @@ export async function loadSeed(db: Kysely<Database>, source: SeedInput | string,
           mailbox_id: mailboxId,
           id: thread.id,
           created_at: thread.messages[0]?.date ?? loadedAt,
+          latest_ms: latestTime(thread.messages.map((message) => message.date)),
         })),
       );
       const messages = mailbox.threads.flatMap((thread) =>
@@ -254,6 +256,7 @@ export async function loadSeed(db: Kysely<Database>, source: SeedInput | string,
           snippet: snippetOf(message.body_text),
           body_text: message.body_text,
           body_html: message.body_html,
+          reply_to: message.reply_to === null ? null : json(message.reply_to),
         })),
       );
       await insert(
