@@ -450,11 +450,14 @@ const INFO_DESCRIPTION = [
     'included). v1 and the token endpoint answer bare JSON. Every error, v1 included, is ' +
     '`{ error: { code, message, request_id, details? } }`, and every answer carries `x-request-id`.',
   '',
-  '**Errors.** 400 validation_error / invalid_json, 401 unauthenticated, 402 subscription_required, ' +
+  '**Errors.** 400 validation_error / invalid_json / invalid_request, 401 unauthenticated, 402 subscription_required, ' +
     '403 insufficient_scope, 404 not_found, 409 idempotency_conflict / idempotency_in_progress / ' +
     'mailbox_not_connected / mailbox_reauth_required, 413 payload_too_large (1 MiB), 415 ' +
     'unsupported_media_type, 500 internal_error. This server applies no rate limit; a client should still ' +
-    'honour 429 rate_limited with `Retry-After` from a service that does.',
+    'honour 429 rate_limited with `Retry-After` from a service that does. A request that cannot be read as ' +
+    'HTTP is answered before any route, still in the error body with code invalid_request: 400, or 408 (not ' +
+    'received in time), 417 (an `Expect` other than 100-continue) or 431 (request line and headers over ' +
+    '16 KiB).',
   '',
   '**Ids and visibility.** v1 and v2 share ids (a v1 item id is the v2 task id). An id in a path, query or ' +
     'body that does not exist or that the caller may not see is a 404 either way. Team resources (boards, ' +
