@@ -13,6 +13,7 @@ import { v1ItemRoutes } from './http/v1/items.ts';
 import { v1ListRoutes } from './http/v1/lists.ts';
 import { v1SubscriptionRoutes } from './http/v1/subscriptions.ts';
 import { v1TeamRoutes } from './http/v1/teams.ts';
+import { apiKeyRoutes } from './http/v2/api-keys.ts';
 import { boardRoutes } from './http/v2/boards.ts';
 import { customFieldRoutes } from './http/v2/custom-fields.ts';
 import { emailRoutes } from './http/v2/email.ts';
@@ -34,6 +35,7 @@ const V2_ROUTES: FastifyPluginAsync[] = [
   emailRoutes,
   taskRoutes,
   customFieldRoutes,
+  apiKeyRoutes,
 ];
 /** Route plugins of the v1 face, mounted under `/api/v1`. */
 const V1_ROUTES: FastifyPluginAsync[] = [
