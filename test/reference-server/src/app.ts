@@ -15,6 +15,7 @@ import { v1SubscriptionRoutes } from './http/v1/subscriptions.ts';
 import { v1TeamRoutes } from './http/v1/teams.ts';
 import { apiKeyRoutes } from './http/v2/api-keys.ts';
 import { boardRoutes } from './http/v2/boards.ts';
+import { crmRoutes } from './http/v2/crm.ts';
 import { customFieldRoutes } from './http/v2/custom-fields.ts';
 import { emailRoutes } from './http/v2/email.ts';
 import { listRoutes } from './http/v2/lists.ts';
@@ -36,6 +37,7 @@ const V2_ROUTES: FastifyPluginAsync[] = [
   taskRoutes,
   customFieldRoutes,
   apiKeyRoutes,
+  crmRoutes,
 ];
 /** Route plugins of the v1 face, mounted under `/api/v1`. */
 const V1_ROUTES: FastifyPluginAsync[] = [

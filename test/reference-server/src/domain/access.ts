@@ -46,6 +46,12 @@ export interface ListAccess {
 
 /** A team the user belongs to, with its subscription; 404 otherwise. Not gated. */
 export async function findMemberTeam(db: Executor, userId: string, teamId: string): Promise<TeamAccess> {
+  const team = await memberTeam(db, userId, teamId);
+  if (!team) throw notFound('team', teamId);
+  return team;
+}
+
+async function memberTeam(db: Executor, userId: string, teamId: string): Promise<TeamAccess | undefined> {
   const row = await db
     .selectFrom('teams')
     .innerJoin('team_members', (join) =>
@@ -55,8 +61,7 @@ export async function findMemberTeam(db: Executor, userId: string, teamId: strin
     .select(['teams.id', 'teams.name', 'subscriptions.plan', 'subscriptions.status'])
     .where('teams.id', '=', teamId)
     .executeTakeFirst();
-  if (!row) throw notFound('team', teamId);
-  return { id: row.id, name: row.name, subscription: subscriptionSummary(row) };
+  return row && { id: row.id, name: row.name, subscription: subscriptionSummary(row) };
 }
 
 /** 402 unless the subscription is paid. */
@@ -73,6 +78,23 @@ export function assertPaid(subscription: SubscriptionSummary, teamId: string): v
 /** A team the user belongs to and whose subscription is paid: the gate of every team resource. */
 export async function requirePaidTeam(db: Executor, userId: string, teamId: string): Promise<TeamAccess> {
   const team = await findMemberTeam(db, userId, teamId);
+  assertPaid(team.subscription, team.id);
+  return team;
+}
+
+/**
+ * The paid team that owns a team resource (a contact, a company): 404 naming the resource itself when
+ * the user is no member, so that its id reveals nothing; 402 when the team is unpaid.
+ */
+export async function requireTeamResource(
+  db: Executor,
+  userId: string,
+  teamId: string,
+  what: string,
+  id: string,
+): Promise<TeamAccess> {
+  const team = await memberTeam(db, userId, teamId);
+  if (!team) throw notFound(what, id);
   assertPaid(team.subscription, team.id);
   return team;
 }
