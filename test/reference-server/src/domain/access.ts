@@ -146,12 +146,42 @@ const selectListAccess = prepareQuery((db: Executor, userId: string, listId: str
     .where('lists.id', '=', textParam(listId)),
 );
 
+/**
+ * What decides whether a user reaches a board: its team (null for a personal board) and owner, whether
+ * the user is a member of that team (`member_id`, null if not), and the team's plan and status.
+ */
+export interface BoardAccessFacts {
+  team_id: string | null;
+  owner_id: string | null;
+  member_id: string | null;
+  plan: string | null;
+  status: string | null;
+}
+
+/**
+ * The one access rule, used by every area (boards, lists, tasks, events, mailbox): a team board is seen
+ * by the team's members, a personal board by its owner (`hidden` otherwise, which the API answers
+ * 404); a team board whose team is unpaid is `unpaid` (402). Only `open` boards may be read or changed.
+ */
+export function boardAccess(facts: BoardAccessFacts, userId: string): 'open' | 'hidden' | 'unpaid' {
+  if (facts.team_id === null) return facts.owner_id === userId ? 'open' : 'hidden';
+  if (facts.member_id === null) return 'hidden';
+  return facts.status !== null && isPaid(facts.plan, facts.status) ? 'open' : 'unpaid';
+}
+
+/** `boardAccess` as the API answers it: false when hidden (the caller answers 404), 402 when unpaid. */
+export function checkBoardAccess(facts: BoardAccessFacts, userId: string): boolean {
+  const access = boardAccess(facts, userId);
+  if (access === 'hidden') return false;
+  if (access === 'unpaid') assertPaid(subscriptionSummary(facts), facts.team_id!);
+  return true;
+}
+
 type BoardAccessRow = NonNullable<Awaited<ReturnType<typeof selectBoardAccess.executeTakeFirst>>>;
 
 /** The board of an access row if the user may see it (null otherwise); 402 when its team is unpaid. */
 function boardAccessOf(row: BoardAccessRow, userId: string): BoardAccess | null {
-  const visible = row.team_id === null ? row.owner_id === userId : row.member_id !== null;
-  if (!visible) return null;
+  if (!checkBoardAccess(row, userId)) return null;
   const access: BoardAccess = {
     id: row.id,
     team_id: row.team_id,
@@ -162,7 +192,6 @@ function boardAccessOf(row: BoardAccessRow, userId: string): BoardAccess | null 
     created_at: row.created_at,
     subscription: subscriptionSummary(row),
   };
-  if (access.team_id !== null) assertPaid(access.subscription, access.team_id);
   return access;
 }
 

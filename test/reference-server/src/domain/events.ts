@@ -14,7 +14,7 @@ import {
 } from '@threadwork/shared/schemas';
 import { databaseKey, type Executor } from '../db/database.ts';
 import { prepareQuery } from '../db/prepared.ts';
-import { isPaid } from './access.ts';
+import { boardAccess } from './access.ts';
 import { newId } from './ids.ts';
 import { noteOutboxWrite } from './transaction.ts';
 
@@ -197,9 +197,8 @@ async function insertEvent(
 }
 
 /**
- * The board's team, and which of `userIds` may see the board, in one query. The rule is requireBoard's
- * (reading the board would succeed): a team board is seen by the team's members while the team is
- * paid; a personal board by its owner.
+ * The board's team, and which of `userIds` may see the board, in one query: those to whom
+ * `boardAccess` opens it (reading the board would succeed).
  */
 async function boardAudience(
   tx: Executor,
@@ -225,12 +224,11 @@ async function boardAudience(
           .execute();
   const board = rows[0];
   if (!board) return { teamId: null, viewers: new Set() };
-  if (board.team_id === null) {
-    return { teamId: null, viewers: new Set(candidates.filter((userId) => userId === board.owner_id)) };
-  }
-  const paid = board.status !== null && isPaid(board.plan, board.status);
-  const members = rows.flatMap((row) => (row.member_id === null ? [] : [row.member_id]));
-  return { teamId: board.team_id, viewers: new Set(paid ? members : []) };
+  const members = new Set(rows.map((row) => row.member_id));
+  const viewers = candidates.filter(
+    (userId) => boardAccess({ ...board, member_id: members.has(userId) ? userId : null }, userId) === 'open',
+  );
+  return { teamId: board.team_id, viewers: new Set(viewers) };
 }
 
 interface V2Candidate {

@@ -15,7 +15,7 @@ import type { RawBuilder, SqlBool } from 'kysely';
 import { type Executor, perStatement } from '../db/database.ts';
 import { integerParam, prepareInsert, prepareQuery, textParam } from '../db/prepared.ts';
 import type { TasksTable } from '../db/schema.ts';
-import { assertPaid, type ListAccess, requireBoard, requireList, subscriptionSummary } from './access.ts';
+import { checkBoardAccess, type ListAccess, requireBoard, requireList } from './access.ts';
 import { boardFields, checkFieldValues, upsertValues } from './custom-fields.ts';
 import { invalidField, notFound } from './errors.ts';
 import { recordTaskEvent, type TaskEventKind } from './events.ts';
@@ -62,9 +62,7 @@ async function requireTask(db: Executor, userId: string, taskId: string) {
     .select(['team_members.user_id as member_id', 'subscriptions.plan', 'subscriptions.status'])
     .where('tasks.id', '=', textParam(taskId))
     .executeTakeFirst();
-  const visible = row && (row.team_id === null ? row.owner_id === userId : row.member_id !== null);
-  if (!row || !visible) throw notFound('task', taskId);
-  if (row.team_id !== null) assertPaid(subscriptionSummary(row), row.team_id);
+  if (!row || !checkBoardAccess(row, userId)) throw notFound('task', taskId);
   return row;
 }
 
