@@ -6,7 +6,7 @@ import { newId } from '../domain/ids.ts';
 import { changeCredentials } from '../domain/principal-cache.ts';
 import { hashSecret } from '../domain/secrets.ts';
 import { SYSTEM_LABELS } from '../domain/system-labels.ts';
-import { snapshotFirstThreads } from '../domain/tasks.ts';
+import { snapshotFirstThreads } from './first-threads.ts';
 import { parseSeed, type SeedData, SeedError, type SeedInput } from './seed-schema.ts';
 
 /** Reads and validates a seed file; every problem is reported with its path. */
