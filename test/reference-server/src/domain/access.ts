@@ -1,21 +1,15 @@
 // Who may see what, and the one paid check every gated endpoint uses.
-import type { SubscriptionSummary } from '@threadwork/shared/schemas';
+import { PAID_STATUSES, type SubscriptionSummary } from '@threadwork/shared/schemas';
 import type { Executor } from '../db/database.ts';
 import { prepareQuery, textParam } from '../db/prepared.ts';
 import type { BoardsTable } from '../db/schema.ts';
 import { notFound, ServiceError } from './errors.ts';
 
-const PAID_STATUSES: ReadonlySet<string> = new Set([
-  'active',
-  'trialing',
-  'past_due',
-  'cancel_pending',
-  'migration_pending',
-]);
+const PAID: ReadonlySet<string> = new Set(PAID_STATUSES);
 
 /** Paid: a plan that is not `free`, in a status that still grants the plan. */
 export function isPaid(plan: string | null, status: string): boolean {
-  return plan !== null && plan !== 'free' && PAID_STATUSES.has(status);
+  return plan !== null && plan !== 'free' && PAID.has(status);
 }
 
 export function subscriptionSummary(
