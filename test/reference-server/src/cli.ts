@@ -12,7 +12,8 @@ const USAGE = `usage: pnpm run server [flags]
   --allow-insecure-webhooks   accept http:// loopback webhook targets
   --webhook-time-scale F      multiply every webhook retry delay by F (default 1)
   --test-control              enable the /_control endpoints
-environment: DATABASE_URL=postgres://… selects PostgreSQL; LOG_LEVEL=info logs requests to stderr`;
+environment: DATABASE_URL=postgres://… asks for PostgreSQL (a build without PostgreSQL support
+  refuses to start and says so); LOG_LEVEL=info logs requests to stderr`;
 
 class UsageError extends Error {}
 
