@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Principal } from '../src/domain/principal.ts';
+import {
+  cachedPrincipal,
+  cachePrincipal,
+  changeCredentials,
+  credentialGeneration,
+} from '../src/domain/principal-cache.ts';
+import { startTestServer, type TestServer } from './helpers/server.ts';
+
+const ada: Principal = {
+  userId: 'usr_ada',
+  email: 'ada@example.com',
+  displayName: null,
+  keyId: 'key_x',
+  keyType: 'v2',
+  scopes: new Set(),
+};
+
+describe('principal cache', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  it('keeps a principal read while credentials stood still', () => {
+    const { db } = server.ctx;
+    cachePrincipal(db, 'test:still', ada, credentialGeneration(db));
+    expect(cachedPrincipal(db, 'test:still')?.principal).toBe(ada);
+  });
+
+  it('forgets every principal when credentials change, and keeps none read before the change', async () => {
+    const { db } = server.ctx;
+    cachePrincipal(db, 'test:before', ada, credentialGeneration(db));
+    const readAt = credentialGeneration(db);
+    await changeCredentials(db, async () => {});
+    expect(cachedPrincipal(db, 'test:before')).toBeUndefined();
+    // A read that began before the change must not put what it read back.
+    cachePrincipal(db, 'test:racing', ada, readAt);
+    expect(cachedPrincipal(db, 'test:racing')).toBeUndefined();
+  });
+
+  it('forgets even when the change fails, and keeps nothing read while it runs', async () => {
+    const { db } = server.ctx;
+    cachePrincipal(db, 'test:kept', ada, credentialGeneration(db));
+    const failing = changeCredentials(db, async () => {
+      cachePrincipal(db, 'test:during', ada, credentialGeneration(db));
+      throw new Error('write failed');
+    });
+    await expect(failing).rejects.toThrow('write failed');
+    expect(cachedPrincipal(db, 'test:kept')).toBeUndefined();
+    expect(cachedPrincipal(db, 'test:during')).toBeUndefined();
+  });
+});
