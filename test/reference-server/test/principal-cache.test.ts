@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Principal } from '../src/domain/principal.ts';
 import {
@@ -51,5 +53,20 @@ describe('principal cache', () => {
     await expect(failing).rejects.toThrow('write failed');
     expect(cachedPrincipal(db, 'test:kept')).toBeUndefined();
     expect(cachedPrincipal(db, 'test:during')).toBeUndefined();
+  });
+
+  it('is the only way the server writes keys or users: every module that does goes through changeCredentials', () => {
+    const src = new URL('../src/', import.meta.url).pathname;
+    const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter(
+      (file) => file.endsWith('.ts') && !file.startsWith('db/'),
+    );
+    const writers = files.filter((file) =>
+      /(insertInto|updateTable|deleteFrom)\(\s*'(api_keys|users)'|insert\(\s*'(api_keys|users)'/.test(
+        readFileSync(join(src, file), 'utf8'),
+      ),
+    );
+    expect(writers.sort()).toEqual(['domain/api-keys.ts', 'seed/load-seed.ts']);
+    for (const file of writers)
+      expect(readFileSync(join(src, file), 'utf8')).toContain('changeCredentials(db, ');
   });
 });
