@@ -76,10 +76,13 @@ function presentCompany(row: CompanyRow): Company {
   };
 }
 
-/** `lower(column) like '%q%'`, with q's own `%`, `_` and `\` taken literally (portable SQL). */
+/**
+ * `lower(column) like lower('%q%')`, with q's own `%`, `_` and `\` taken literally (portable SQL). Both
+ * sides are lowered by the database, so they agree on what lowercase is.
+ */
 function contains(column: string, q: string): Expression<SqlBool> {
-  const pattern = `%${q.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-  return sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`;
+  const pattern = `%${q.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+  return sql<SqlBool>`lower(${sql.ref(column)}) like lower(${pattern}) escape '\\'`;
 }
 
 const json = (value: unknown) => JSON.stringify(value);
@@ -191,7 +194,7 @@ async function findOrCreateCompany(db: Executor, teamId: string, name: string, n
     .selectFrom('companies')
     .select('id')
     .where('team_id', '=', teamId)
-    .where(sql<SqlBool>`lower(name) = ${name.toLowerCase()}`)
+    .where(sql<SqlBool>`lower(name) = lower(${name})`)
     .orderBy('created_at')
     .orderBy('id')
     .executeTakeFirst();
