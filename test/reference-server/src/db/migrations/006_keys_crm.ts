@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 
 type AnyDatabase = Kysely<Record<string, never>>;
@@ -11,6 +11,14 @@ export function keysCrmMigration(): Migration {
       await db.schema
         .alterTable('companies')
         .addColumn('is_default', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      // At most one default company per team, whatever races to make it.
+      await db.schema
+        .createIndex('companies_team_default')
+        .on('companies')
+        .column('team_id')
+        .unique()
+        .where(sql.ref('is_default'), '=', 1)
         .execute();
       await db.schema.createIndex('contacts_company').on('contacts').column('company_id').execute();
       await db.schema
