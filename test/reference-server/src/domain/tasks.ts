@@ -20,4 +20,6 @@ export {
   updateTask,
 } from './tasks/commands.ts';
 export { getTask, listAllTasks, listTasks, type TaskFilter } from './tasks/queries.ts';
+// For a domain change that rewrote task values itself (a custom field's options, the AI's fields).
+export { recordFieldValueChanges } from './tasks/record.ts';
 export { toTask, toV1Item } from './tasks/view.ts';
