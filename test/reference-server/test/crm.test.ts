@@ -7,7 +7,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeedInput } from '../src/index.ts';
 import { fixtureSeed, SECRETS } from './helpers/fixtures.ts';
-import { readAnswer, startTestServer, type TestServer } from './helpers/server.ts';
+import { readAnswer, startTestServer, type TestServer, typedClient } from './helpers/server.ts';
 
 /** The fixture seed plus a sales board, two companies and three contacts in Acme, one each elsewhere. */
 const crmSeed = {
@@ -71,7 +71,7 @@ describe('v2 contacts and companies', () => {
   let client: ThreadworkClient;
   beforeAll(async () => {
     server = await startTestServer({ seed: crmSeed });
-    client = server.client();
+    client = typedClient(server);
   });
   afterAll(() => server.close());
 
@@ -365,7 +365,7 @@ describe('v2 contacts and companies', () => {
   });
 
   it('needs crm.read to read and crm.write to write', async () => {
-    const readOnly = server.client({ apiKey: SECRETS.adaBoardsRead });
+    const readOnly = typedClient(server, { apiKey: SECRETS.adaBoardsRead });
     for (const call of [
       () => readOnly.contacts.list({ team_id: 'team_acme' }),
       () => readOnly.contacts.get('con_bob'),
@@ -380,7 +380,7 @@ describe('v2 contacts and companies', () => {
       expect(error).toBeInstanceOf(InsufficientScopeError);
     }
     const reader = await client.apiKeys.create({ name: 'crm reader', scopes: ['crm.read'] });
-    const crmReader = server.client({ apiKey: reader.secret! });
+    const crmReader = typedClient(server, { apiKey: reader.secret! });
     await expect(crmReader.contacts.get('con_bob')).resolves.toMatchObject({ id: 'con_bob' });
     const denied = await crmReader.contacts
       .update('con_bob', { name: 'X' })

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DatabaseHandle, openDatabase } from '../src/db/database.ts';
 import type { Principal } from '../src/domain/principal.ts';
 import {
   cachedPrincipal,
@@ -8,7 +9,6 @@ import {
   changeCredentials,
   credentialGeneration,
 } from '../src/domain/principal-cache.ts';
-import { startTestServer, type TestServer } from './helpers/server.ts';
 
 const ada: Principal = {
   userId: 'usr_ada',
@@ -20,20 +20,20 @@ const ada: Principal = {
 };
 
 describe('principal cache', () => {
-  let server: TestServer;
+  let handle: DatabaseHandle;
   beforeAll(async () => {
-    server = await startTestServer();
+    handle = await openDatabase({ path: ':memory:' });
   });
-  afterAll(() => server.close());
+  afterAll(() => handle.close());
 
   it('keeps a principal read while credentials stood still', () => {
-    const { db } = server.ctx;
+    const { db } = handle;
     cachePrincipal(db, 'test:still', ada, credentialGeneration(db));
     expect(cachedPrincipal(db, 'test:still')?.principal).toBe(ada);
   });
 
   it('forgets every principal when credentials change, and keeps none read before the change', async () => {
-    const { db } = server.ctx;
+    const { db } = handle;
     cachePrincipal(db, 'test:before', ada, credentialGeneration(db));
     const readAt = credentialGeneration(db);
     await changeCredentials(db, async () => {});
@@ -44,7 +44,7 @@ describe('principal cache', () => {
   });
 
   it('forgets even when the change fails, and keeps nothing read while it runs', async () => {
-    const { db } = server.ctx;
+    const { db } = handle;
     cachePrincipal(db, 'test:kept', ada, credentialGeneration(db));
     const failing = changeCredentials(db, async () => {
       cachePrincipal(db, 'test:during', ada, credentialGeneration(db));

@@ -3,9 +3,10 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
-import type { ServerOptions } from '../src/index.ts';
-import { SECRETS } from './helpers/fixtures.ts';
-import { readBody, startTestServer, type TestServer } from './helpers/server.ts';
+import type { AppContext } from '../src/http/context.ts';
+import { type ServerOptions, startServer } from '../src/index.ts';
+import { fixtureSeed, SECRETS } from './helpers/fixtures.ts';
+import { type RequestOptions, readBody, type TestServer } from './helpers/server.ts';
 
 export interface ReceivedRequest {
   path: string;
@@ -169,15 +170,44 @@ export async function v1Token(server: TestServer): Promise<string> {
   return payload['x-access-token'] as string;
 }
 
-/** A test server whose context the webhook tests drive directly. */
-export type WebhookTestServer = TestServer;
+export interface WebhookTestServer extends TestServer {
+  /** The server's context, for driving the domain directly (runInTransaction). */
+  ctx: AppContext;
+}
 
 /**
  * An in-process server like `startTestServer` (fixture seed, in-memory database, ada's full key by
- * default). Webhook tests need loopback http targets and fast retries.
+ * default) that also exposes its context. Webhook tests need loopback http targets and fast retries.
  */
-export function startWebhookServer(options: ServerOptions = {}): Promise<WebhookTestServer> {
-  return startTestServer({ allowInsecureWebhooks: true, webhookTimeScale: 0.001, ...options });
+export async function startWebhookServer(options: ServerOptions = {}): Promise<WebhookTestServer> {
+  const running = await startServer({
+    port: 0,
+    db: ':memory:',
+    seed: fixtureSeed,
+    allowInsecureWebhooks: true,
+    webhookTimeScale: 0.001,
+    ...options,
+  });
+  const call = (root: string, path: string, init: RequestOptions = {}) => {
+    const { body, key, token, headers: given, ...rest } = init;
+    const headers = new Headers(given);
+    if (token) headers.set('x-access-token', token);
+    else if (key !== null) headers.set('authorization', `Bearer ${key ?? SECRETS.adaFull}`);
+    if (body !== undefined && !headers.has('content-type')) headers.set('content-type', 'application/json');
+    const payload = body === undefined || typeof body === 'string' ? body : JSON.stringify(body);
+    return fetch(`${running.origin}${root}${path}`, {
+      ...rest,
+      headers,
+      body: payload as string | undefined,
+    });
+  };
+  return {
+    origin: running.origin,
+    ctx: running.app.ctx,
+    close: () => running.close(),
+    v2: (path, init) => call('/v2', path, init),
+    v1: (path, init) => call('/api/v1', path, { key: null, ...init }),
+  };
 }
 
 /** A clock that runs with real time plus an offset the test can move forward. */

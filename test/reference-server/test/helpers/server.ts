@@ -2,7 +2,6 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ThreadworkClient } from '@threadwork/shared';
-import type { AppContext } from '../../src/http/context.ts';
 import { type ServerOptions, startServer } from '../../src/index.ts';
 import { fixtureSeed, SECRETS } from './fixtures.ts';
 
@@ -10,15 +9,11 @@ const PACKAGE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 export interface TestServer {
   origin: string;
-  /** The server's context, for driving the domain directly (runInTransaction) or reading its database. */
-  ctx: AppContext;
   close(): Promise<void>;
   /** fetch under /v2 with a bearer key (default: ada's full key); `init.token` sends x-access-token instead. */
   v2(path: string, init?: RequestOptions): Promise<Response>;
   /** fetch under /api/v1 with a session token. */
   v1(path: string, init?: RequestOptions & { token: string }): Promise<Response>;
-  /** The typed v2 client on this server (default: ada's full key), without retries. */
-  client(auth?: { apiKey: string } | { accessToken: string }): ThreadworkClient;
 }
 
 export interface RequestOptions extends Omit<RequestInit, 'body'> {
@@ -48,12 +43,9 @@ export async function startTestServer(options: ServerOptions = {}): Promise<Test
   const server = await startServer({ port: 0, db: ':memory:', seed: fixtureSeed, ...options });
   return {
     origin: server.origin,
-    ctx: server.app.ctx,
     close: () => server.close(),
     v2: (path, init) => request(server.origin, '/v2', path, init),
     v1: (path, init) => request(server.origin, '/api/v1', path, { key: null, ...init }),
-    client: (auth = { apiKey: SECRETS.adaFull }) =>
-      new ThreadworkClient({ baseUrl: `${server.origin}/v2`, maxRetries: 0, ...auth }),
   };
 }
 
@@ -150,4 +142,12 @@ export interface Answer {
 
 export async function readAnswer(response: Response): Promise<Answer> {
   return { status: response.status, headers: response.headers, body: await readBody(response) };
+}
+
+/** The typed v2 client on a test server (default: ada's full key), without retries. */
+export function typedClient(
+  server: { origin: string },
+  auth: { apiKey: string } | { accessToken: string } = { apiKey: SECRETS.adaFull },
+): ThreadworkClient {
+  return new ThreadworkClient({ baseUrl: `${server.origin}/v2`, maxRetries: 0, ...auth });
 }
