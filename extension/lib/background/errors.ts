@@ -1,0 +1,42 @@
+import {
+  AuthenticationError,
+  ConnectionError,
+  InsufficientScopeError,
+  MailboxNotConnectedError,
+  MailboxReauthRequiredError,
+  NotFoundError,
+  SubscriptionRequiredError,
+  ThreadworkError,
+  TimeoutError,
+  ValidationError,
+} from '@threadwork/shared';
+import type { ErrorKind, Failure } from '../protocol.ts';
+
+/** A failure the background raises itself (not configured, no host permission). */
+export class BackgroundError extends Error {
+  readonly kind: ErrorKind;
+  constructor(kind: ErrorKind, message: string) {
+    super(message);
+    this.kind = kind;
+  }
+}
+
+/** Turns anything thrown while serving a request into the protocol's failure, keeping the service's message. */
+export function toFailure(error: unknown): Failure {
+  if (error instanceof BackgroundError) return { kind: error.kind, message: error.message };
+  if (error instanceof ThreadworkError) {
+    const base = { message: error.message, ...(error.code === undefined ? {} : { code: error.code }) };
+    if (error instanceof AuthenticationError) return { kind: 'bad_credentials', ...base };
+    if (error instanceof SubscriptionRequiredError) return { kind: 'subscription', ...base };
+    if (error instanceof MailboxNotConnectedError || error instanceof MailboxReauthRequiredError) {
+      return { kind: 'mailbox', ...base };
+    }
+    if (error instanceof ConnectionError || error instanceof TimeoutError)
+      return { kind: 'unreachable', ...base };
+    if (error instanceof InsufficientScopeError) return { kind: 'scope', ...base };
+    if (error instanceof NotFoundError) return { kind: 'not_found', ...base };
+    if (error instanceof ValidationError) return { kind: 'invalid', ...base };
+    return { kind: 'unknown', ...base };
+  }
+  return { kind: 'unknown', message: error instanceof Error ? error.message : String(error) };
+}

@@ -1,0 +1,276 @@
+// @vitest-environment node
+/**
+ * The built extension in a real Chromium: the mailbox page served at its real URL, the reference server
+ * live on loopback. Screenshots go to test/screenshots/ (not committed) for a look at the UI.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ThreadworkClient } from '@threadwork/shared';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildTestExtension,
+  type LoadedBrowser,
+  launchWithExtension,
+  MAILBOX_URL,
+} from './helpers/browser.ts';
+import { type RunningServer, SEED, servesApiKeys, startServer } from './helpers/server.ts';
+
+/** The two calls of `chrome.tabs` the shortcut test makes inside the service worker. */
+interface TabsApi {
+  query(query: { url: string }): Promise<{ id?: number }[]>;
+  sendMessage(tabId: number, message: unknown): Promise<unknown>;
+}
+
+const SHOTS = join(import.meta.dirname, 'screenshots');
+let browser: LoadedBrowser;
+let server: RunningServer;
+let api: ThreadworkClient;
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  [server] = await Promise.all([startServer(), buildTestExtension()]);
+  browser = await launchWithExtension();
+  api = new ThreadworkClient({ baseUrl: `${server.origin}/v2`, apiKey: SEED.v2Key });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function openThread(page: Page, token: string) {
+  await page.evaluate((hash) => {
+    location.hash = hash;
+  }, `#inbox/${token}`);
+}
+
+async function configure(origin: string, overrides: { apiSecret?: string } = {}) {
+  const page = await browser.context.newPage();
+  await page.goto(`chrome-extension://${browser.extensionId}/options.html`);
+  await page.getByTestId('threadwork-settings-origin').fill(origin);
+  await page.getByTestId('threadwork-settings-email').fill(SEED.credentials.email);
+  await page.getByTestId('threadwork-settings-api-key').fill(SEED.credentials.apiKey);
+  await page
+    .getByTestId('threadwork-settings-api-secret')
+    .fill(overrides.apiSecret ?? SEED.credentials.apiSecret);
+  await page.getByTestId('threadwork-settings-key-name').fill(SEED.credentials.keyName);
+  await page.getByTestId('threadwork-settings-save').click();
+  await page.getByTestId('threadwork-settings-saved').waitFor();
+  return page;
+}
+
+describe('the extension in the mailbox', () => {
+  it('says it is not configured, with a way to the settings, before any setup', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(MAILBOX_URL);
+    await openThread(page, 'FMfcgzQXJlunch');
+    await page.getByTestId('threadwork-create-task').click();
+    const error = page.getByTestId('threadwork-error');
+    await expect.poll(() => error.getAttribute('data-kind')).toBe('not_configured');
+    await expect.poll(() => error.textContent()).toContain('Open settings');
+    await page.getByTestId('threadwork-panel').screenshot({ path: join(SHOTS, 'panel-not-configured.png') });
+    await page.close();
+  });
+
+  it('shows bad credentials and an unreachable service in the settings error area', async () => {
+    const page = await configure(server.origin, { apiSecret: 'wrong-secret' });
+    await page.getByTestId('threadwork-settings-test').click();
+    const error = page.getByTestId('threadwork-settings-error');
+    await expect.poll(() => error.getAttribute('data-kind')).toBe('bad_credentials');
+    await page.screenshot({ path: join(SHOTS, 'settings-bad-credentials.png'), fullPage: true });
+    await page.close();
+
+    // Port 9 (discard) on loopback: nothing listens, the connection is refused at once.
+    const down = await configure('http://127.0.0.1:9');
+    await down.getByTestId('threadwork-settings-test').click();
+    await expect
+      .poll(() => down.getByTestId('threadwork-settings-error').getAttribute('data-kind'))
+      .toBe('unreachable');
+    await down.screenshot({ path: join(SHOTS, 'settings-unreachable.png'), fullPage: true });
+    await down.close();
+  });
+
+  it('configures, tests the connection and shows who you are', async () => {
+    const page = await configure(server.origin);
+    await page.getByTestId('threadwork-settings-test').click();
+    await expect
+      .poll(() => page.getByTestId('threadwork-settings-whoami').textContent())
+      .toContain('Ada Lovelace');
+    await page.screenshot({ path: join(SHOTS, 'settings.png'), fullPage: true });
+    await page.close();
+  });
+
+  it('puts the button in the open conversation toolbar only, and follows navigation', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(MAILBOX_URL);
+    const button = page.getByTestId('threadwork-create-task');
+    await expect.poll(() => button.count()).toBe(0);
+    await openThread(page, 'FMfcgzQXJroof');
+    await button.waitFor();
+    const place = await page.evaluate(() => {
+      const host = document.querySelector('[data-threadwork-host="button"]');
+      return host?.parentElement?.closest('[role="main"]')?.id;
+    });
+    expect(place).toBe('view-FMfcgzQXJroof');
+    await page.evaluate(() => {
+      location.hash = '#inbox';
+    });
+    await expect.poll(() => button.count()).toBe(0);
+
+    // Another thread: one button, in that thread's view (the earlier view is kept, hidden, without it).
+    await openThread(page, 'FMfcgzQXJlunch');
+    await button.waitFor();
+    expect(await button.count()).toBe(1);
+    expect(
+      await page.evaluate(
+        () =>
+          document.querySelector('[data-threadwork-host="button"]')?.parentElement?.closest('[role="main"]')
+            ?.id,
+      ),
+    ).toBe('view-FMfcgzQXJlunch');
+
+    // The mailbox re-renders its toolbar: the button comes back.
+    await page.evaluate(() => {
+      const toolbar = document.querySelector('#view-FMfcgzQXJlunch [gh="mtb"]')!;
+      toolbar.innerHTML = '<div role="button" aria-label="Archive">▣</div>';
+    });
+    await expect.poll(() => button.count()).toBe(1);
+
+    // A conversation without a toolbar gets the floating button.
+    await openThread(page, 'FMfcgzQXJsolo');
+    await expect
+      .poll(() =>
+        page.evaluate(
+          () => document.querySelector('[data-threadwork-host="button"]')?.parentElement?.tagName,
+        ),
+      )
+      .toBe('BODY');
+    expect(await button.getAttribute('class')).toContain('tw-floating');
+    await page.close();
+  });
+
+  it('creates a task from the thread (a double click makes one), lists it and marks it complete', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(MAILBOX_URL);
+    await openThread(page, 'FMfcgzQXJroof');
+    await page.getByTestId('threadwork-create-task').click();
+    const title = page.getByTestId('threadwork-title');
+    // The subject is read as text: markup in it stays characters.
+    await expect.poll(() => title.inputValue()).toBe('Quote for the roof <b>🏠</b>');
+    await expect.poll(() => page.getByTestId('threadwork-list').locator('option').count()).toBe(2);
+    await page.getByTestId('threadwork-list').selectOption(SEED.doing);
+    await page.getByTestId('threadwork-notes').fill('Call Bob back');
+    await page.getByTestId('threadwork-position').selectOption('bottom');
+    await page.getByTestId('threadwork-submit').dblclick();
+    const confirmation = page.getByTestId('threadwork-confirmation');
+    await expect.poll(() => confirmation.textContent()).toContain('Roadmap');
+    expect(await confirmation.textContent()).toContain('Doing');
+
+    const tasks = (await api.tasks.list({ list_id: SEED.doing })).data;
+    expect(tasks).toHaveLength(1);
+    const task = tasks[0]!;
+    expect(task.title).toBe('Quote for the roof <b>🏠</b>');
+    expect(task.notes).toBe('Call Bob back');
+    expect(task.thread_ids).toContain(SEED.roof.id);
+    const thread = await api.emailThreads.get(SEED.roof.id);
+    expect(thread.linked_tasks?.map((linked) => linked.id)).toContain(task.id);
+
+    const linked = page.locator(`[data-testid="threadwork-linked-task"][data-task-id="${task.id}"]`);
+    await linked.waitFor();
+    await page.getByTestId('threadwork-panel').screenshot({ path: join(SHOTS, 'panel-created.png') });
+    await linked.getByTestId('threadwork-complete').click();
+    await expect.poll(() => linked.getAttribute('data-completed')).toBe('true');
+    expect((await api.tasks.get(task.id)).completed).toBe(true);
+
+    // The next panel remembers the list of this successful create.
+    await openThread(page, 'FMfcgzQXJlunch');
+    await expect.poll(() => page.getByTestId('threadwork-list').inputValue()).toBe(SEED.doing);
+    await page.close();
+  });
+
+  it('opens the same settings inside the mailbox panel', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(MAILBOX_URL);
+    await openThread(page, 'FMfcgzQXJlunch');
+    await page.getByTestId('threadwork-create-task').click();
+    await page.getByTestId('threadwork-panel').getByRole('button', { name: 'Settings' }).click();
+    await expect.poll(() => page.getByTestId('threadwork-settings-origin').inputValue()).toBe(server.origin);
+    await page.getByTestId('threadwork-settings-test').click();
+    await expect
+      .poll(() => page.getByTestId('threadwork-settings-whoami').textContent())
+      .toContain('ada@example.com');
+    await page.getByTestId('threadwork-panel').screenshot({ path: join(SHOTS, 'panel-settings.png') });
+    await page.close();
+  });
+
+  it('manages API keys in the API tab (when the server serves /v2/api-keys)', async (context) => {
+    if (!(await servesApiKeys(server.origin))) context.skip();
+    const page = await browser.context.newPage();
+    await page.goto(`chrome-extension://${browser.extensionId}/options.html`);
+    await page.getByRole('tab', { name: 'API keys' }).click();
+    await page.locator('[data-testid="threadwork-key"][data-key-id="key_full"]').waitFor();
+    await page.getByTestId('threadwork-key-name').fill('Laptop');
+    await page.getByTestId('threadwork-key-type').selectOption('v2');
+    await page.getByRole('checkbox', { name: 'boards.read' }).check();
+    await page.getByTestId('threadwork-key-create').click();
+    const secret = await page.getByTestId('threadwork-key-secret').textContent();
+    expect(secret?.length).toBeGreaterThan(8);
+    const created = (await api.apiKeys.list()).data.find((key) => key.name === 'Laptop');
+    expect(created?.scopes).toEqual(['boards.read']);
+    await page.screenshot({ path: join(SHOTS, 'settings-api-keys.png'), fullPage: true });
+    const revoke = page.locator(`[data-key-id="${created!.id}"] [data-testid="threadwork-key-revoke"]`);
+    await revoke.click();
+    await revoke.click();
+    await expect
+      .poll(async () => (await api.apiKeys.list()).data.some((key) => key.id === created!.id))
+      .toBe(false);
+    await page.close();
+  });
+
+  it('opens the panel when the background relays the keyboard shortcut', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(MAILBOX_URL);
+    await openThread(page, 'FMfcgzQXJroof');
+    await page.getByTestId('threadwork-create-task').waitFor();
+    // What the commands listener sends to the active tab (the shortcut itself cannot be pressed headless).
+    const worker = browser.context.serviceWorkers()[0]!;
+    await worker.evaluate(async () => {
+      const { tabs } = (globalThis as unknown as { chrome: { tabs: TabsApi } }).chrome;
+      const [tab] = await tabs.query({ url: 'https://mail.google.com/*' });
+      await tabs.sendMessage(tab!.id!, { type: 'panel.open' });
+    });
+    await page.getByTestId('threadwork-panel').waitFor();
+    expect(await page.getByTestId('threadwork-title').inputValue()).toBe('Quote for the roof <b>🏠</b>');
+    await page.close();
+  });
+
+  it('keeps typing in the panel away from the page shortcuts', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(MAILBOX_URL);
+    await openThread(page, 'FMfcgzQXJlunch');
+    await page.getByTestId('threadwork-create-task').click();
+    const title = page.getByTestId('threadwork-title');
+    await title.fill('');
+    await page.evaluate(() => {
+      (window as unknown as { pageKeys: string[] }).pageKeys.length = 0;
+    });
+    await title.pressSequentially('cej#/kx?!');
+    await page.getByTestId('threadwork-notes').press('e');
+    expect(await title.inputValue()).toBe('cej#/kx?!');
+    const reached = await page.evaluate(() => (window as unknown as { pageKeys: string[] }).pageKeys);
+    expect(reached).toEqual([]);
+    // Escape closes the panel (the panel's own keys still work behind the guard).
+    await title.press('Escape');
+    await expect.poll(() => page.getByTestId('threadwork-panel').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { pageKeys: string[] }).pageKeys)).toEqual([]);
+
+    // Outside the panel, the page still gets its keys.
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press('j');
+    expect(
+      await page.evaluate(() => (window as unknown as { pageKeys: string[] }).pageKeys.length),
+    ).toBeGreaterThan(0);
+    await page.close();
+  });
+});

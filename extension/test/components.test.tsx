@@ -1,0 +1,267 @@
+import { render } from 'preact';
+import { act } from 'preact/test-utils';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Settings } from '../components/Settings.tsx';
+import { TaskPanel } from '../components/TaskPanel.tsx';
+import { ExtensionError, type Send } from '../lib/messaging.ts';
+import type { RequestOf, RequestType, ResponseOf } from '../lib/protocol.ts';
+
+type ApiKey = {
+  id: string;
+  type: string;
+  name: string;
+  scopes: string[];
+  api_key: string | null;
+  created_at: string;
+};
+
+type Handlers = { [T in RequestType]?: (request: RequestOf<T>) => ResponseOf<T> | Promise<ResponseOf<T>> };
+
+/** A `send` answering from handlers, recording every request. */
+function fakeSend(handlers: Handlers) {
+  const requests: { type: string; [key: string]: unknown }[] = [];
+  const send = (async (request: { type: RequestType }) => {
+    requests.push(request as never);
+    const handler = handlers[request.type] as ((request: unknown) => unknown) | undefined;
+    if (handler === undefined)
+      throw new ExtensionError({ kind: 'unknown', message: `no handler for ${request.type}` });
+    return handler(request);
+  }) as Send;
+  return { send, requests };
+}
+
+const settle = async () => {
+  for (let i = 0; i < 5; i++) {
+    await act(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 0));
+    });
+  }
+};
+
+let container: HTMLElement;
+function mount(node: preact.ComponentChild) {
+  container = document.createElement('div');
+  document.body.append(container);
+  render(node, container);
+}
+const byTestId = <T extends Element = HTMLElement>(id: string) =>
+  container.querySelector<T>(`[data-testid="${id}"]`);
+function type(element: HTMLInputElement | HTMLTextAreaElement, value: string) {
+  element.value = value;
+  element.dispatchEvent(new Event('input', { bubbles: true }));
+}
+
+afterEach(() => {
+  render(null, container);
+  container.remove();
+});
+
+const TEAM = { id: 'team_1', name: 'Acme', subscription: { plan: 'pro', status: 'active', paid: true } };
+const TASK = {
+  id: 'tsk_1',
+  content_type: 'task',
+  title: 'Quote',
+  notes: null,
+  board_id: 'brd_1',
+  board_name: 'Roadmap',
+  list_id: 'lst_2',
+  list_name: 'Doing',
+  completed: false,
+  shade: 'none',
+  custom_fields: [],
+  due_at: null,
+  created_at: null,
+  thread_ids: ['18c2f0a1b2c3d4e5'],
+} as unknown as ResponseOf<'task.create'>;
+
+function panelHandlers(overrides: Handlers = {}): Handlers {
+  return {
+    'settings.get': () => ({
+      settings: {
+        origin: 'http://x',
+        email: 'a',
+        apiKey: 'k',
+        keyName: 'n',
+        hasSecret: true,
+        configured: true,
+      },
+      choice: { team_id: 'team_1', board_id: 'brd_1', list_id: 'lst_2' },
+    }),
+    'teams.list': () => [TEAM] as never,
+    'boards.list': () =>
+      [{ id: 'brd_1', name: 'Roadmap', board_type: 'shared', template: null, team_id: 'team_1' }] as never,
+    'lists.list': () => [
+      { id: 'lst_1', name: 'To do', board_id: 'brd_1' },
+      { id: 'lst_2', name: 'Doing', board_id: 'brd_1' },
+    ],
+    'thread.linkedTasks': () => [],
+    ...overrides,
+  };
+}
+
+describe('the task panel', () => {
+  it('prefills the title, picks the remembered list, and keeps what was typed when the service is down', async () => {
+    let fail = true;
+    const { send, requests } = fakeSend(
+      panelHandlers({
+        'task.create': () => {
+          if (fail) throw new ExtensionError({ kind: 'unreachable', message: 'fetch failed' });
+          return TASK;
+        },
+      }),
+    );
+    mount(
+      <TaskPanel
+        thread={{ id: '18c2f0a1b2c3d4e5', subject: 'Quote 🏠' }}
+        send={send}
+        onOpenSettings={() => {}}
+      />,
+    );
+    await settle();
+    expect(byTestId<HTMLTextAreaElement>('threadwork-title')!.value).toBe('Quote 🏠');
+    expect(byTestId<HTMLSelectElement>('threadwork-list')!.value).toBe('lst_2');
+    type(byTestId<HTMLTextAreaElement>('threadwork-notes')!, 'Call Bob');
+    await settle();
+    byTestId<HTMLButtonElement>('threadwork-submit')!.click();
+    await settle();
+    const error = byTestId('threadwork-error')!;
+    expect(error.dataset['kind']).toBe('unreachable');
+    expect(error.textContent).toContain('could not be reached');
+    expect(byTestId<HTMLTextAreaElement>('threadwork-notes')!.value).toBe('Call Bob');
+
+    // The retry of the same form carries the same Idempotency-Key: the service makes one task.
+    fail = false;
+    byTestId<HTMLButtonElement>('threadwork-submit')!.click();
+    await settle();
+    const creates = requests.filter((request) => request.type === 'task.create');
+    expect(creates).toHaveLength(2);
+    expect(creates[0]!['idempotency_key']).toBe(creates[1]!['idempotency_key']);
+    expect(creates[1]!['task']).toEqual({
+      list_id: 'lst_2',
+      thread_id: '18c2f0a1b2c3d4e5',
+      title: 'Quote 🏠',
+      notes: 'Call Bob',
+      position: 'top',
+    });
+    expect(byTestId('threadwork-confirmation')!.textContent).toContain('Roadmap');
+    expect(byTestId('threadwork-confirmation')!.textContent).toContain('Doing');
+  });
+
+  it('offers the settings when the extension is not configured, and the subscription advice when unpaid', async () => {
+    const openSettings = vi.fn();
+    const { send } = fakeSend(
+      panelHandlers({
+        'teams.list': () => {
+          throw new ExtensionError({
+            kind: 'subscription',
+            message: 'subscription required',
+            code: 'subscription_required',
+          });
+        },
+      }),
+    );
+    mount(
+      <TaskPanel
+        thread={{ id: '18c2f0a1b2c3d4e5', subject: 'Quote' }}
+        send={send}
+        onOpenSettings={openSettings}
+      />,
+    );
+    await settle();
+    expect(byTestId('threadwork-error')!.dataset['kind']).toBe('subscription');
+    render(null, container);
+
+    const notConfigured = fakeSend(
+      panelHandlers({
+        'settings.get': () => ({
+          settings: { origin: '', email: '', apiKey: '', keyName: '', hasSecret: false, configured: false },
+          choice: null,
+        }),
+      }),
+    );
+    render(
+      <TaskPanel
+        thread={{ id: '18c2f0a1b2c3d4e5', subject: 'Quote' }}
+        send={notConfigured.send}
+        onOpenSettings={openSettings}
+      />,
+      container,
+    );
+    await settle();
+    const error = byTestId('threadwork-error')!;
+    expect(error.dataset['kind']).toBe('not_configured');
+    error.querySelector('button')!.click();
+    expect(openSettings).toHaveBeenCalled();
+  });
+});
+
+describe('the API tab', () => {
+  it('creates a key and shows its secret once, and revokes only after a confirmation', async () => {
+    let keys: ApiKey[] = [
+      {
+        id: 'key_1',
+        type: 'v2',
+        name: 'ci',
+        scopes: ['boards.read'],
+        api_key: null,
+        created_at: '2026-01-05T10:00:00.000Z',
+      },
+    ];
+    const { send, requests } = fakeSend({
+      'settings.get': () => ({
+        settings: { origin: '', email: '', apiKey: '', keyName: '', hasSecret: false, configured: false },
+        choice: null,
+      }),
+      'keys.list': () => ({ keys, scopes: ['boards.read', 'tasks.write'] }) as never,
+      'keys.create': (request) => {
+        const created = {
+          id: 'key_2',
+          type: 'legacy',
+          name: request.key.name,
+          scopes: [],
+          api_key: 'pub123',
+          created_at: '2026-01-05T10:00:00.000Z',
+        };
+        keys = [...keys, created];
+        return { ...created, api_secret: 'shh-secret' } as never;
+      },
+      'keys.revoke': (request) => {
+        keys = keys.filter((key) => key.id !== request.key_id);
+        return { id: request.key_id };
+      },
+    });
+    mount(<Settings send={send} />);
+    await settle();
+    container.querySelectorAll<HTMLButtonElement>('[role="tab"]')[1]!.click();
+    await settle();
+    expect(container.querySelectorAll('[data-testid="threadwork-key"]')).toHaveLength(1);
+    type(byTestId<HTMLInputElement>('threadwork-key-name')!, 'Zapier');
+    const kind = byTestId<HTMLSelectElement>('threadwork-key-type')!;
+    kind.value = 'legacy';
+    kind.dispatchEvent(new Event('change', { bubbles: true }));
+    await settle();
+    byTestId<HTMLButtonElement>('threadwork-key-create')!.click();
+    await settle();
+    expect(requests.find((request) => request.type === 'keys.create')).toMatchObject({
+      key: { name: 'Zapier', type: 'legacy' },
+    });
+    expect(byTestId('threadwork-key-secret')!.textContent).toBe('shh-secret');
+    expect(container.querySelectorAll('[data-testid="threadwork-key"]')).toHaveLength(2);
+
+    const revoke = container.querySelector<HTMLButtonElement>(
+      '[data-key-id="key_2"] [data-testid="threadwork-key-revoke"]',
+    )!;
+    revoke.click();
+    await settle();
+    expect(requests.some((request) => request.type === 'keys.revoke')).toBe(false);
+    expect(revoke.textContent).toBe('Confirm revoke');
+    revoke.click();
+    await settle();
+    expect(requests.filter((request) => request.type === 'keys.revoke')).toEqual([
+      { type: 'keys.revoke', key_id: 'key_2' },
+    ]);
+    expect(container.querySelector('[data-key-id="key_2"]')).toBeNull();
+    // The secret is gone with its key.
+    expect(byTestId('threadwork-key-secret')).toBeNull();
+  });
+});

@@ -1,0 +1,185 @@
+// @vitest-environment node
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { createService } from '../lib/background/service.ts';
+import { choiceItem, credentialsItem, sessionTokenItem } from '../lib/settings.ts';
+
+const SETTINGS = {
+  origin: 'http://127.0.0.1:9999/',
+  email: 'ada@example.com',
+  apiKey: 'key',
+  apiSecret: 'secret',
+  keyName: 'Browser',
+};
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+}
+
+/** A token whose `exp` is an hour away, as the token endpoint answers. */
+const TOKEN = `x.${Buffer.from(JSON.stringify({ exp: Math.floor(Date.now() / 1000) + 3600 })).toString('base64url')}.y`;
+
+function service(fetch: typeof globalThis.fetch, granted = true) {
+  return createService({
+    fetch,
+    hasHostPermission: async () => granted,
+    openTab: async () => {},
+    openOptions: async () => {},
+  });
+}
+
+beforeEach(() => {
+  fakeBrowser.reset();
+});
+
+describe('the message protocol', () => {
+  it('refuses a malformed message before any request is sent', async () => {
+    const fetch = vi.fn<typeof globalThis.fetch>();
+    const handle = service(fetch).handle;
+    expect(await handle({ type: 'nope' })).toMatchObject({ ok: false, error: { kind: 'invalid' } });
+    const bad = await handle({
+      type: 'task.create',
+      task: { list_id: 'lst_1', thread_id: 'not hex' },
+      choice: { team_id: 't', board_id: 'b', list_id: 'lst_1' },
+      idempotency_key: 'k1234567',
+    });
+    expect(bad).toMatchObject({ ok: false, error: { kind: 'invalid' } });
+    expect(!bad.ok && bad.error.message).toContain('task.thread_id');
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('says "not configured" before settings exist, and "permission" when the host is not granted', async () => {
+    const fetch = vi.fn<typeof globalThis.fetch>();
+    expect(await service(fetch).handle({ type: 'me.get' })).toMatchObject({
+      ok: false,
+      error: { kind: 'not_configured' },
+    });
+    await service(fetch).handle({ type: 'settings.save', settings: SETTINGS });
+    expect(await service(fetch, false).handle({ type: 'me.get' })).toMatchObject({
+      ok: false,
+      error: { kind: 'permission' },
+    });
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('sends the create with the Idempotency-Key it is given over the session token, and remembers the choice', async () => {
+    const calls: { url: string; headers: Headers; body: unknown }[] = [];
+    const fetch = vi.fn<typeof globalThis.fetch>(async (input, init) => {
+      const url = String(input);
+      calls.push({
+        url,
+        headers: new Headers(init?.headers),
+        body: init?.body ? JSON.parse(String(init.body)) : undefined,
+      });
+      if (url.includes('/auth/api_token')) return json(200, { 'x-access-token': TOKEN });
+      return json(200, {
+        data: {
+          id: 'tsk_1',
+          content_type: 'task',
+          title: 'Quote',
+          notes: null,
+          board_id: 'brd_1',
+          board_name: 'Roadmap',
+          list_id: 'lst_1',
+          list_name: 'To do',
+          completed: false,
+          shade: 'none',
+          custom_fields: [],
+          due_at: null,
+          created_at: '2026-01-05T10:00:00.000Z',
+          thread_ids: ['18c2f0a1b2c3d4e5'],
+          contact_id: null,
+          deal: null,
+          assignee: null,
+          first_thread: null,
+        },
+        meta: { request_id: 'req_1' },
+      });
+    });
+    const { handle } = service(fetch);
+    await handle({ type: 'settings.save', settings: SETTINGS });
+    const answer = await handle({
+      type: 'task.create',
+      task: { list_id: 'lst_1', thread_id: '18c2f0a1b2c3d4e5', title: 'Quote', position: 'bottom' },
+      choice: { team_id: 'team_1', board_id: 'brd_1', list_id: 'lst_1' },
+      idempotency_key: 'key-0001',
+    });
+    expect(answer).toMatchObject({ ok: true, data: { id: 'tsk_1', board_name: 'Roadmap' } });
+    const create = calls.find((call) => call.url === 'http://127.0.0.1:9999/v2/tasks')!;
+    expect(create.headers.get('idempotency-key')).toBe('key-0001');
+    expect(create.headers.get('x-access-token')).toBe(TOKEN);
+    expect(create.body).toEqual({
+      list_id: 'lst_1',
+      thread_id: '18c2f0a1b2c3d4e5',
+      title: 'Quote',
+      position: 'bottom',
+    });
+    expect(await choiceItem.getValue()).toEqual({ team_id: 'team_1', board_id: 'brd_1', list_id: 'lst_1' });
+    expect((await sessionTokenItem.getValue())?.token).toBe(TOKEN);
+  });
+
+  it.each([
+    [401, 'unauthenticated', 'bad_credentials'],
+    [402, 'subscription_required', 'subscription'],
+    [409, 'mailbox_reauth_required', 'mailbox'],
+    [409, 'mailbox_not_connected', 'mailbox'],
+  ])('turns HTTP %i %s into the "%s" state', async (status, code, kind) => {
+    const fetch = vi.fn<typeof globalThis.fetch>(async (input) =>
+      String(input).includes('/auth/api_token')
+        ? json(200, { 'x-access-token': TOKEN })
+        : json(status, { error: { code, message: `the service says ${code}`, request_id: 'req_1' } }),
+    );
+    const { handle } = service(fetch);
+    await handle({ type: 'settings.save', settings: SETTINGS });
+    expect(await handle({ type: 'teams.list' })).toMatchObject({
+      ok: false,
+      error: { kind, code, message: expect.stringContaining(code) },
+    });
+  });
+
+  it('reports an unreachable service', async () => {
+    const fetch = vi.fn<typeof globalThis.fetch>(async () => {
+      throw new TypeError('fetch failed');
+    });
+    const { handle } = service(fetch);
+    await handle({ type: 'settings.save', settings: SETTINGS });
+    expect(await handle({ type: 'me.get' })).toMatchObject({ ok: false, error: { kind: 'unreachable' } });
+  });
+});
+
+describe('settings storage', () => {
+  it('keeps credentials in storage.local, never shows the secret, and keeps it when saved empty', async () => {
+    const { handle } = service(vi.fn());
+    const saved = await handle({ type: 'settings.save', settings: SETTINGS });
+    expect(saved).toEqual({
+      ok: true,
+      data: {
+        origin: 'http://127.0.0.1:9999',
+        email: 'ada@example.com',
+        apiKey: 'key',
+        keyName: 'Browser',
+        hasSecret: true,
+        configured: true,
+      },
+    });
+    expect(JSON.stringify(saved)).not.toContain('secret"');
+    expect((await fakeBrowser.storage.local.get('credentials'))['credentials']).toMatchObject({
+      apiSecret: 'secret',
+    });
+    await sessionTokenItem.setValue({ token: 't', renewAt: Date.now() + 60_000, fingerprint: 'f' });
+    await handle({ type: 'settings.save', settings: { ...SETTINGS, apiKey: 'other', apiSecret: '' } });
+    expect(await credentialsItem.getValue()).toMatchObject({ apiKey: 'other', apiSecret: 'secret' });
+    // A change of credentials drops the session token.
+    expect(await sessionTokenItem.getValue()).toBeNull();
+  });
+
+  it('refuses a service URL that is not http(s), naming the field', async () => {
+    const answer = await service(vi.fn()).handle({
+      type: 'settings.save',
+      settings: { ...SETTINGS, origin: 'javascript:alert(1)' },
+    });
+    expect(answer).toMatchObject({ ok: false, error: { kind: 'invalid' } });
+    expect(!answer.ok && answer.error.message).toContain('settings.origin');
+    expect(await credentialsItem.getValue()).toBeNull();
+  });
+});

@@ -1,0 +1,14 @@
+import { defineProject } from 'vitest/config';
+import { WxtVitest } from 'wxt/testing/vitest-plugin';
+
+export default defineProject({
+  plugins: [WxtVitest()],
+  test: {
+    name: 'extension',
+    include: ['test/**/*.test.{ts,tsx}'],
+    environment: 'happy-dom',
+    // The browser tests build the extension and start Chromium and a server.
+    testTimeout: 30_000,
+    hookTimeout: 90_000,
+  },
+});

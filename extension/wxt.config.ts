@@ -1,0 +1,48 @@
+import { defineConfig } from 'wxt';
+
+/**
+ * The manifest is built per browser: Firefox gets its `browser_specific_settings` (an id is required for
+ * MV3 on AMO), Chrome never sees it. Permissions stay minimal: `storage` for settings, the mailbox origin
+ * for the content script; the service's origin is asked for at run time (`optional_host_permissions`).
+ *
+ * `--mode test` (`pnpm build:test`) builds an unpacked Chrome extension that already holds loopback hosts,
+ * because a headless browser never answers `permissions.request()`.
+ */
+export default defineConfig({
+  manifestVersion: 3,
+  manifest: ({ browser, mode }) => ({
+    name: 'Threadwork',
+    description: 'Turn the open mailbox thread into a task on your boards.',
+    permissions: ['storage'],
+    host_permissions: [
+      'https://mail.google.com/*',
+      ...(mode === 'test' ? ['http://127.0.0.1/*', 'http://localhost/*'] : []),
+    ],
+    optional_host_permissions: ['https://*/*', 'http://*/*'],
+    commands: {
+      'create-task': {
+        suggested_key: { default: 'Alt+Shift+T' },
+        description: 'Create a task from the open thread',
+      },
+    },
+    ...(browser === 'firefox'
+      ? {
+          browser_specific_settings: {
+            gecko: {
+              id: 'extension@threadwork.dev',
+              strict_min_version: '140.0',
+              // What AMO asks every new extension to declare: the open thread's id and subject go to the user's service.
+              data_collection_permissions: { required: ['websiteContent'] },
+            },
+          },
+        }
+      : {}),
+  }),
+  vite: () => ({
+    oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+  }),
+  zip: {
+    artifactTemplate: 'threadwork-{{version}}-{{browser}}.zip',
+    sourcesTemplate: 'threadwork-{{version}}-sources.zip',
+  },
+});
