@@ -1,3 +1,4 @@
+import ky, { type AfterResponseState, isNetworkError, isTimeoutError, type KyInstance } from 'ky';
 import {
   ConnectionError,
   errorFromResponse,
@@ -9,12 +10,13 @@ import {
 import type { HttpMethod } from './request.ts';
 
 /**
- * The one HTTP stack of both clients: one attempt over `fetch` with a per-attempt timeout, the retry policy
- * around it, and the mapping of every failure to a `ThreadworkError`.
+ * The one HTTP stack of both clients, on ky: ky runs the attempts (per-attempt timeout, the retry loop and
+ * its waits, full-jitter backoff), and this file holds the policy and the mapping: which failures are
+ * replayed and after how long (`retryDelay`), and every failure as a `ThreadworkError`. A non-2xx answer is
+ * mapped in ky's `afterResponse` hook, which either asks ky to retry after the policy's delay
+ * (`ky.retry`) or throws the mapped error; a failure without an answer goes through `shouldRetry`.
  *
- * It calls `fetch` directly instead of going through a general-purpose request wrapper: the common request
- * (GET, fixed headers) then costs one `fetch`, one AbortController and one timer on top of a bare `fetch`,
- * which is what keeps `client.me.get()` within its latency budget (shared/bench/client-overhead.bench.ts).
+ * Only reads and writes that carry an Idempotency-Key are ever replayed, so a write never runs twice.
  */
 
 export const DEFAULT_MAX_RETRIES = 2;
@@ -49,22 +51,47 @@ export interface HttpRequest {
 }
 
 export class HttpClient {
-  readonly #headers: Record<string, string>;
-  readonly #maxRetries: number;
   readonly #timeout: number;
-  readonly #fetch: typeof fetch | undefined;
+  readonly #maxRetries: number;
+  readonly #ky: KyInstance;
 
   constructor(options: HttpOptions) {
-    this.#headers = options.headers;
-    this.#maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
+    const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     this.#timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
-    this.#fetch = options.fetch;
-    if (!Number.isInteger(this.#maxRetries) || this.#maxRetries < 0) {
+    this.#maxRetries = maxRetries;
+    if (!Number.isInteger(maxRetries) || maxRetries < 0) {
       throw new TypeError('maxRetries must be a non-negative integer');
     }
     if (!(this.#timeout > 0)) throw new TypeError('timeout must be a positive number of milliseconds');
     // A key with a newline or other invalid header character fails here, not later as a "network" error.
     new Headers(options.headers);
+    const injected = options.fetch;
+    this.#ky = ky.create({
+      headers: options.headers,
+      // The injected fetch gets (url, init), the form every fetch takes; the global one is looked up per
+      // request, so a fetch replaced after construction (tests, polyfills) is used.
+      fetch: async (input, init) => {
+        const fetchImpl = injected ?? globalThis.fetch;
+        if (!(input instanceof Request)) return fetchImpl(input, init);
+        const headers: Record<string, string> = {};
+        input.headers.forEach((value, name) => {
+          headers[name] = value;
+        });
+        const body = input.body === null ? undefined : await input.text();
+        return fetchImpl(input.url, { ...init, method: input.method, headers, body, signal: input.signal });
+      },
+      throwHttpErrors: false,
+      retry: {
+        limit: maxRetries,
+        // Every method reaches the policy, which replays only reads and keyed writes.
+        methods: ['get', 'post', 'put', 'patch', 'delete'],
+        statusCodes: [],
+        afterStatusCodes: [],
+        delay: (attempt) => Math.min(RETRY_MAX_DELAY_MS, RETRY_BASE_DELAY_MS * 2 ** (attempt - 1)),
+        jitter: true,
+      },
+      hooks: { afterResponse: [(state) => this.#afterResponse(state)] },
+    });
   }
 
   /**
@@ -72,66 +99,41 @@ export class HttpClient {
    * (undefined when it has no body) or rejects with a `ThreadworkError` (a caller's abort stays an AbortError).
    */
   async send(request: HttpRequest): Promise<unknown> {
-    const init = this.#init(request);
-    const replayable = request.method === 'GET' || init.headers[IDEMPOTENCY_HEADER] !== undefined;
-    for (let retry = 1; ; retry++) {
-      try {
-        return await this.#attempt(request, init);
-      } catch (error) {
-        const wait = replayable && retry <= this.#maxRetries ? retryDelay(error, retry) : undefined;
-        if (wait === undefined) throw error;
-        await sleep(wait, request.signal);
-      }
-    }
-  }
-
-  #init(request: HttpRequest): { method: HttpMethod; headers: Record<string, string>; body?: string } {
-    // The shared defaults object is used as is unless this request adds something: no copy per request.
-    let headers = this.#headers;
-    if (request.headers !== undefined || request.json !== undefined) {
-      headers = { ...this.#headers, ...request.headers };
-      if (request.json !== undefined) headers['content-type'] = 'application/json';
-    }
-    return request.json === undefined
-      ? { method: request.method, headers }
-      : { method: request.method, headers, body: JSON.stringify(request.json) };
-  }
-
-  async #attempt(
-    request: HttpRequest,
-    init: { method: HttpMethod; headers: Record<string, string>; body?: string },
-  ): Promise<unknown> {
-    const controller = new AbortController();
     const timeout = request.timeout ?? this.#timeout;
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, timeout);
-    const signal =
-      request.signal === undefined ? controller.signal : AbortSignal.any([request.signal, controller.signal]);
-    const fetchImpl = this.#fetch ?? globalThis.fetch;
+    const headers: Record<string, string> = { ...request.headers };
+    if (request.json !== undefined) headers['content-type'] = 'application/json';
+    const replayable = request.method === 'GET' || headers[IDEMPOTENCY_HEADER] !== undefined;
     let response: Response;
     let text: string;
     try {
-      response = await fetchImpl(request.url, { ...init, signal });
+      response = await this.#ky(request.url, {
+        method: request.method,
+        headers,
+        body: request.json === undefined ? undefined : JSON.stringify(request.json),
+        signal: request.signal,
+        timeout,
+        retry: {
+          // A failure without an answer (network, timeout); answers are decided in afterResponse.
+          shouldRetry: ({ error }) =>
+            replayable && !(error instanceof ThreadworkError) && request.signal?.aborted !== true,
+        },
+      });
       text = await response.text();
     } catch (error) {
       if (request.signal?.aborted) throw request.signal.reason;
-      if (timedOut) {
+      if (error instanceof ThreadworkError) throw error;
+      if (isTimeoutError(error)) {
         throw new TimeoutError({
           message: `${request.method} ${request.url} timed out after ${timeout} ms`,
           cause: error,
         });
       }
+      const cause = isNetworkError(error) ? error.cause : error;
       throw new ConnectionError({
-        message: `${request.method} ${request.url} failed: ${describeNetworkError(error)}`,
-        cause: error,
+        message: `${request.method} ${request.url} failed: ${describeNetworkError(cause)}`,
+        cause,
       });
-    } finally {
-      clearTimeout(timer);
     }
-    if (!response.ok) throw errorFromResponse(response.status, text, response.headers);
     if (text === '') return undefined;
     try {
       return JSON.parse(text);
@@ -144,6 +146,21 @@ export class HttpClient {
       });
     }
   }
+
+  /** A non-2xx answer: a retry after the policy's delay, or its `ThreadworkError`. */
+  async #afterResponse({ request, response, retryCount }: AfterResponseState) {
+    if (response.ok) return;
+    const error = errorFromResponse(response.status, await response.text(), response.headers);
+    if (retryCount < this.#maxRetries && isReplayable(request)) {
+      const wait = retryDelay(error, retryCount + 1);
+      if (wait !== undefined) return ky.retry({ delay: wait });
+    }
+    throw error;
+  }
+}
+
+function isReplayable(request: Request): boolean {
+  return request.method === 'GET' || request.headers.has(IDEMPOTENCY_HEADER);
 }
 
 /**
@@ -167,21 +184,6 @@ export function retryDelay(error: unknown, retry: number): number | undefined {
 
 function backoff(retry: number): number {
   return Math.random() * Math.min(RETRY_MAX_DELAY_MS, RETRY_BASE_DELAY_MS * 2 ** (retry - 1));
-}
-
-function sleep(milliseconds: number, signal: AbortSignal | undefined): Promise<void> {
-  if (signal?.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, milliseconds);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 function describeNetworkError(error: unknown): string {

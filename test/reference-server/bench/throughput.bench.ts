@@ -4,58 +4,23 @@
  * warn) and json-server 0.17. Budgets: GET /v2/me at least 0.5 of bare; on GET /v2/me, GET /v2/tasks (50 tasks)
  * and POST /v2/tasks with an Idempotency-Key, at least 1.5 times the faster peer.
  */
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import { report, summarise } from '../../../scripts/bench-kit.ts';
-import { BENCH_KEY, benchSeed, benchTask, READ_LIST, WRITE_LIST } from './peers/fixtures.ts';
-import { benchOpenApi } from './peers/openapi.ts';
-import { freePort, type RunningServer, startProcess } from './peers/processes.ts';
+import { CREATE_TASK, LIST_TASKS, ME, measure, startPeers, writeSeedFile } from './peers/load.ts';
+import { type RunningServer, startProcess } from './peers/processes.ts';
 
 /** Measured seconds per server and endpoint, split into rounds. */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 7.5);
 const ROUNDS = 5;
-const CONNECTIONS = 20;
 const packageDir = new URL('..', import.meta.url).pathname;
-const bin = (name: string) => join(packageDir, 'node_modules', '.bin', name);
 const work = mkdtempSync(join(tmpdir(), 'threadwork-throughput-'));
 
-interface Endpoint {
-  name: string;
-  method: 'GET' | 'POST';
-  path: string;
-  body?: string;
-}
-const endpoints: Endpoint[] = [
-  { name: 'GET /v2/me', method: 'GET', path: '/v2/me' },
-  { name: 'GET /v2/tasks (50 tasks)', method: 'GET', path: `/v2/tasks?list_id=${READ_LIST}` },
-  {
-    name: 'POST /v2/tasks (Idempotency-Key)',
-    method: 'POST',
-    path: '/v2/tasks',
-    body: JSON.stringify({ list_id: WRITE_LIST, title: 'Benchmark task', notes: 'created under load' }),
-  },
-];
+const endpoints = [ME, LIST_TASKS, CREATE_TASK];
 
 async function startAll(): Promise<Record<string, RunningServer>> {
-  const seedFile = join(work, 'seed.json');
-  writeFileSync(seedFile, JSON.stringify(benchSeed()));
-  const openApiFile = join(work, 'openapi.json');
-  writeFileSync(openApiFile, JSON.stringify(benchOpenApi()));
-  const tasks = benchSeed().tasks.map(benchTask);
-  const jsonDb = join(work, 'json-server-db.json');
-  writeFileSync(
-    jsonDb,
-    JSON.stringify({
-      me: { user_id: 'usr_bench', email: 'bench@example.com', display_name: 'Bench', key: null },
-      tasks,
-    }),
-  );
-  const routes = join(work, 'routes.json');
-  writeFileSync(routes, JSON.stringify({ '/v2/*': '/$1' }));
-
+  const seedFile = writeSeedFile(work);
   const node = process.execPath;
   const bare = await startProcess(node, [join(packageDir, 'bench/peers/bare-server.ts')], {
     ready: /ready (\S+)/,
@@ -65,42 +30,7 @@ async function startAll(): Promise<Record<string, RunningServer>> {
     ['src/cli.ts', '--port', '0', '--db', join(work, 'reference.db'), '--seed', seedFile],
     { cwd: packageDir, ready: /ready (\S+)/ },
   );
-  const prismPort = await freePort();
-  const prism = await startProcess(
-    bin('prism'),
-    ['mock', openApiFile, '--port', String(prismPort), '-v', 'warn', '--errors', 'false'],
-    // At warn level Prism prints nothing once ready: probe the port instead.
-    { origin: `http://127.0.0.1:${prismPort}`, probe: '/v2/me', timeoutMs: 60_000 },
-  );
-  const jsonPort = await freePort();
-  const jsonServer = await startProcess(
-    bin('json-server'),
-    [jsonDb, '--port', String(jsonPort), '--routes', routes, '--quiet'],
-    { origin: `http://127.0.0.1:${jsonPort}`, probe: '/v2/me', timeoutMs: 60_000 },
-  );
-  return { bare, reference, prism, 'json-server': jsonServer };
-}
-
-async function measure(
-  origin: string,
-  endpoint: Endpoint,
-  seconds: number,
-): Promise<{ rps: number; non2xx: number }> {
-  const result = await autocannon({
-    url: origin + endpoint.path,
-    connections: CONNECTIONS,
-    duration: seconds,
-    method: endpoint.method,
-    headers: { authorization: `Bearer ${BENCH_KEY}`, 'content-type': 'application/json' },
-    body: endpoint.body,
-    // Every write carries its own key, as a real client's retry-safe create would.
-    requests: endpoint.method === 'POST' ? [{ setupRequest: withIdempotencyKey }] : undefined,
-  });
-  return { rps: result.requests.average, non2xx: result.non2xx + result.errors };
-}
-
-function withIdempotencyKey(request: autocannon.Request): autocannon.Request {
-  return { ...request, headers: { ...request.headers, 'idempotency-key': randomUUID() } };
+  return { bare, reference, ...(await startPeers(work)) };
 }
 
 const servers = await startAll();
@@ -108,14 +38,14 @@ try {
   for (const endpoint of endpoints) {
     const samples: Record<string, number[]> = {};
     for (const [name, server] of Object.entries(servers)) {
-      await measure(server.origin, endpoint, 2); // warm-up: JIT and caches reach their steady state
+      await measure([server.origin], endpoint, 2); // warm-up: JIT and caches reach their steady state
       samples[name] = [];
     }
     // Rounds taking turns, each ratio taken within one round and the median of the rounds reported:
     // this machine's speed drifts by ±20 % within seconds, and a round's servers run back to back.
     for (let round = 0; round < ROUNDS; round++) {
       for (const [name, server] of Object.entries(servers)) {
-        const { rps: value, non2xx } = await measure(server.origin, endpoint, SECONDS / ROUNDS);
+        const { rps: value, non2xx } = await measure([server.origin], endpoint, SECONDS / ROUNDS);
         samples[name]!.push(value);
         if (non2xx > 0 && name !== 'bare')
           console.log(`  note: ${name} answered ${non2xx} non-2xx/errors on ${endpoint.name}`);

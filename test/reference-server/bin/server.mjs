@@ -44,8 +44,9 @@ async function build(stamp) {
   const bundle = await rolldown({
     input: entry,
     platform: 'node',
-    // A native addon: loaded from node_modules at run time.
-    external: ['better-sqlite3'],
+    // A native addon, and the PostgreSQL driver (its optional native half must not be resolved at
+    // build time; a server on SQLite never loads it): both load from node_modules at run time.
+    external: ['better-sqlite3', 'pg'],
     logLevel: 'silent',
   });
   const temporary = `${bundleFile}.${process.pid}.tmp`;

@@ -6,14 +6,18 @@ import { DEFAULT_DB_PATH, DEFAULT_HOST, DEFAULT_PORT, type LogLevel, type Server
 const USAGE = `usage: pnpm run server [flags]
   --port N                    listen port; 0 picks a free one (default ${DEFAULT_PORT})
   --host H                    listen address (default ${DEFAULT_HOST})
-  --db PATH                   SQLite file, or :memory: (default ${DEFAULT_DB_PATH})
+  --db PATH                   SQLite file, or :memory: (default ${DEFAULT_DB_PATH}); ignored when
+                              DATABASE_URL is set
   --seed FILE                 load a seed file into an empty database
   --demo                      load the demo workspace when the database is empty
   --allow-insecure-webhooks   accept http:// loopback webhook targets
   --webhook-time-scale F      multiply every webhook retry delay by F (default 1)
   --test-control              enable the /_control endpoints
-environment: DATABASE_URL=postgres://… asks for PostgreSQL (a build without PostgreSQL support
-  refuses to start and says so); LOG_LEVEL=info logs requests to stderr`;
+environment:
+  DATABASE_URL=postgres://user:password@host:port/database
+                              run on PostgreSQL instead of SQLite; several server processes may share
+                              one database (seed it from one of them)
+  LOG_LEVEL=info              log requests to stderr (fatal, error, warn, info, debug, trace)`;
 
 class UsageError extends Error {}
 

@@ -54,10 +54,14 @@ describe('cli', () => {
     expect(result.stdout).toBe('');
   });
 
-  it('fails fast when DATABASE_URL asks for PostgreSQL', async () => {
+  it('fails fast, saying why, when DATABASE_URL is not a PostgreSQL URL or no server answers there', async () => {
     await expect(
-      spawnServer(['--port', '0'], { DATABASE_URL: 'postgres://localhost/threadwork' }),
-    ).rejects.toThrow(/PostgreSQL/);
+      spawnServer(['--port', '0'], { DATABASE_URL: 'mysql://localhost/threadwork' }),
+    ).rejects.toThrow(/DATABASE_URL must be a postgres:\/\/ or postgresql:\/\/ URL/);
+    // Port 1 on loopback: nothing listens there.
+    await expect(
+      spawnServer(['--port', '0'], { DATABASE_URL: 'postgres://nobody:secret@127.0.0.1:1/threadwork' }),
+    ).rejects.toThrow(/ECONNREFUSED/);
   });
 
   it('keeps data in a database file across restarts, and refuses to seed it twice', async () => {
@@ -82,5 +86,6 @@ describe('cli', () => {
     const reseed = await runCli(['--port', '0', '--db', db, '--seed', seed]);
     expect(reseed.code).toBe(1);
     expect(reseed.stderr).toContain('not empty');
-  });
+    // Three server processes one after another: more than the default 5 s on a busy machine.
+  }, 20_000);
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../src/index.ts';
+import { freshDatabase } from './helpers/database.ts';
 import { SECRETS } from './helpers/fixtures.ts';
 import { MAILBOX_NOW, mailboxSeed, THREADS } from './helpers/mailbox-fixtures.ts';
 import { readAnswer, readBody, startTestServer } from './helpers/server.ts';
@@ -8,7 +9,7 @@ let server: RunningServer;
 beforeAll(async () => {
   server = await startServer({
     port: 0,
-    db: ':memory:',
+    ...(await freshDatabase()),
     seed: mailboxSeed,
     testControl: true,
     now: () => MAILBOX_NOW,

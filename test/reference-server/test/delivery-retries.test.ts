@@ -148,6 +148,11 @@ describe('webhook delivery: retries, give-ups and replays (time scale 0.001)', (
       verifySignature({ payload: request!.body, header: signature, secrets: subscription.secret }).ok,
     ).toBe(true);
 
+    // The receiver may answer before the worker has recorded its answer.
+    await waitUntil(
+      async () => (await deliveriesOf(server, subscription.id))[0]?.status === 'delivered',
+      'the replay recorded',
+    );
     const log = await deliveriesOf(server, subscription.id);
     expect(log.map((delivery) => [delivery.id, delivery.status])).toEqual([
       [replayed.id, 'delivered'],

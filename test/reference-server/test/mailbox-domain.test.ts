@@ -1,6 +1,6 @@
 // The mailbox API other domain areas call (creating a task from a thread, archiving it), without HTTP.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type DatabaseHandle, openDatabase } from '../src/db/database.ts';
+import type { DatabaseHandle } from '../src/db/database.ts';
 import { ServiceError } from '../src/domain/errors.ts';
 import {
   archiveThread,
@@ -10,11 +10,12 @@ import {
   searchThreads,
 } from '../src/domain/mailbox/index.ts';
 import { loadSeed } from '../src/seed/load-seed.ts';
+import { openTestDatabase } from './helpers/database.ts';
 import { MAILBOX_NOW, mailboxSeed, THREADS } from './helpers/mailbox-fixtures.ts';
 
 let handle: DatabaseHandle;
 beforeEach(async () => {
-  handle = await openDatabase({ path: ':memory:' });
+  handle = await openTestDatabase();
   await loadSeed(handle.db, mailboxSeed, MAILBOX_NOW);
 });
 afterEach(() => handle.close());

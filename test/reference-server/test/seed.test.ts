@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseSeed, SeedError } from '../src/index.ts';
+import { freshDatabase } from './helpers/database.ts';
 import { fixtureSeed } from './helpers/fixtures.ts';
 import { readBody } from './helpers/server.ts';
 
@@ -39,7 +40,7 @@ describe('seed format', () => {
 describe('demo workspace', () => {
   it('loads with --demo and answers with its printed credentials', async () => {
     const { startServer, DEMO_CREDENTIALS } = await import('../src/index.ts');
-    const server = await startServer({ port: 0, db: ':memory:', demo: true });
+    const server = await startServer({ port: 0, ...(await freshDatabase()), demo: true });
     try {
       const headers = { authorization: `Bearer ${DEMO_CREDENTIALS.v2Secret}` };
       const teams = await readBody(await fetch(`${server.origin}/v2/teams`, { headers }));

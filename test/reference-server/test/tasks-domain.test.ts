@@ -3,7 +3,7 @@
 import type { Task } from '@threadwork/shared/schemas';
 import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type DatabaseHandle, type Executor, openDatabase } from '../src/db/database.ts';
+import type { DatabaseHandle, Executor } from '../src/db/database.ts';
 import { createCustomField, updateCustomField } from '../src/domain/custom-fields.ts';
 import { ServiceError } from '../src/domain/errors.ts';
 import {
@@ -24,12 +24,13 @@ import {
   updateTask,
 } from '../src/domain/tasks.ts';
 import { loadSeed } from '../src/seed/load-seed.ts';
+import { openTestDatabase } from './helpers/database.ts';
 import { THREADS, tasksSeed } from './tasks-seed.ts';
 
 const NOW = new Date('2026-03-10T12:00:00.000Z');
 let handle: DatabaseHandle;
 beforeAll(async () => {
-  handle = await openDatabase({ path: ':memory:' });
+  handle = await openTestDatabase();
   await loadSeed(handle.db, tasksSeed, NOW);
 });
 afterAll(() => handle.close());

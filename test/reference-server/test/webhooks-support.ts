@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
 import type { AppContext } from '../src/http/context.ts';
 import { type ServerOptions, startServer } from '../src/index.ts';
+import { freshDatabase } from './helpers/database.ts';
 import { fixtureSeed, SECRETS } from './helpers/fixtures.ts';
 import { type RequestOptions, readBody, type TestServer } from './helpers/server.ts';
 
@@ -182,7 +183,7 @@ export interface WebhookTestServer extends TestServer {
 export async function startWebhookServer(options: ServerOptions = {}): Promise<WebhookTestServer> {
   const running = await startServer({
     port: 0,
-    db: ':memory:',
+    ...(await freshDatabase(options.db)),
     seed: fixtureSeed,
     allowInsecureWebhooks: true,
     webhookTimeScale: 0.001,

@@ -22,19 +22,25 @@ import {
   V1UnsubscribeRequest,
 } from '../../schemas/v1/index.ts';
 import { AuthenticationError, InvalidResponseError, ThreadworkError } from '../errors.ts';
-import { HttpClient, PACKAGE_USER_AGENT } from '../http.ts';
-import { parseQuery, parseRequest, withQuery } from '../request.ts';
+import { HttpClient, IDEMPOTENCY_HEADER, PACKAGE_USER_AGENT } from '../http.ts';
+import { parseQuery, parseRequest, type RequestOptions, withQuery } from '../request.ts';
+import type { AccessTokenProvider } from '../v2/transport.ts';
 import { tokenExpiresAt } from './token.ts';
 
 export interface LegacyClientOptions {
+  /** The login email the key was created with (the four credentials are needed unless `accessToken` is given). */
+  email?: string | undefined;
+  apiKey?: string | undefined;
+  apiSecret?: string | undefined;
+  /** The name given to the key. */
+  apiKeyName?: string | undefined;
+  /**
+   * A session token managed by the caller (Zapier's session auth keeps it in the connection), or a function
+   * that supplies one: the client sends it and never calls the token endpoint itself.
+   */
+  accessToken?: string | AccessTokenProvider | undefined;
   /** The service origin: v1 lives at `{origin}/api/v1`, the token endpoint at `{origin}/auth/api_token`. */
   origin: string;
-  /** The login email the key was created with. */
-  email: string;
-  apiKey: string;
-  apiSecret: string;
-  /** The name given to the key. */
-  apiKeyName: string;
   fetch?: typeof fetch | undefined;
   /** Clock in epoch milliseconds (tests inject one). */
   now?: (() => number) | undefined;
@@ -89,6 +95,12 @@ export class LegacyClient {
    * (the v2 client passes it after a 401: `accessToken: (context) => legacy.getToken(context)`).
    */
   getToken(options?: { refresh?: boolean | undefined }): Promise<string> {
+    const { accessToken } = this.#credentials;
+    if (accessToken !== undefined) {
+      return Promise.resolve(
+        typeof accessToken === 'string' ? accessToken : accessToken({ refresh: options?.refresh === true }),
+      );
+    }
     const cached = this.#token;
     if (options?.refresh !== true && cached !== undefined && this.#now() < cached.renewAt) {
       return Promise.resolve(cached.value);
@@ -123,51 +135,52 @@ export class LegacyClient {
   }
 
   /** POST /items */
-  async createItem(body: z.input<typeof V1CreateItemRequest>): Promise<V1Created> {
-    return this.#call('POST', '/items', V1Created, parseRequest(V1CreateItemRequest, body));
+  async createItem(body: z.input<typeof V1CreateItemRequest>, options?: RequestOptions): Promise<V1Created> {
+    return this.#call('POST', '/items', V1Created, parseRequest(V1CreateItemRequest, body), options);
   }
 
   /** POST /items/createFromEmail: the email's subject becomes the title. */
-  async createFromEmail(body: z.input<typeof V1CreateFromEmailRequest>): Promise<V1Created> {
-    return this.#call(
-      'POST',
-      '/items/createFromEmail',
-      V1Created,
-      parseRequest(V1CreateFromEmailRequest, body),
-    );
+  async createFromEmail(
+    body: z.input<typeof V1CreateFromEmailRequest>,
+    options?: RequestOptions,
+  ): Promise<V1Created> {
+    const parsed = parseRequest(V1CreateFromEmailRequest, body);
+    return this.#call('POST', '/items/createFromEmail', V1Created, parsed, options);
   }
 
-  async markComplete(itemId: string): Promise<V1Success> {
-    return this.#call('POST', '/items/markComplete', V1Success, parseRequest(V1ItemIdRequest, { itemId }));
+  async markComplete(itemId: string, options?: RequestOptions): Promise<V1Success> {
+    const body = parseRequest(V1ItemIdRequest, { itemId });
+    return this.#call('POST', '/items/markComplete', V1Success, body, options);
   }
 
-  async markIncomplete(itemId: string): Promise<V1Success> {
-    return this.#call('POST', '/items/markIncomplete', V1Success, parseRequest(V1ItemIdRequest, { itemId }));
+  async markIncomplete(itemId: string, options?: RequestOptions): Promise<V1Success> {
+    const body = parseRequest(V1ItemIdRequest, { itemId });
+    return this.#call('POST', '/items/markIncomplete', V1Success, body, options);
   }
 
-  async assignTask(itemId: string, assigneeEmail: string): Promise<V1Success> {
+  async assignTask(itemId: string, assigneeEmail: string, options?: RequestOptions): Promise<V1Success> {
     const body = parseRequest(V1AssignRequest, { itemId, assigneeEmail });
-    return this.#call('POST', '/items/assignTask', V1Success, body);
+    return this.#call('POST', '/items/assignTask', V1Success, body, options);
   }
 
-  async unassignTask(itemId: string, assigneeEmail: string): Promise<V1Success> {
+  async unassignTask(itemId: string, assigneeEmail: string, options?: RequestOptions): Promise<V1Success> {
     const body = parseRequest(V1AssignRequest, { itemId, assigneeEmail });
-    return this.#call('POST', '/items/unassignTask', V1Success, body);
+    return this.#call('POST', '/items/unassignTask', V1Success, body, options);
   }
 
-  async moveTaskToList(itemId: string, listId: string): Promise<V1Success> {
-    return this.#call(
-      'POST',
-      '/items/moveTaskToList',
-      V1Success,
-      parseRequest(V1MoveRequest, { itemId, listId }),
-    );
+  async moveTaskToList(itemId: string, listId: string, options?: RequestOptions): Promise<V1Success> {
+    const body = parseRequest(V1MoveRequest, { itemId, listId });
+    return this.#call('POST', '/items/moveTaskToList', V1Success, body, options);
   }
 
   /** POST /{object}/subscribe: a hook POSTing the item to `webhookURL` when `action` happens. */
-  async subscribe(object: V1Object, body: z.input<typeof V1SubscribeRequest>): Promise<V1Subscription> {
+  async subscribe(
+    object: V1Object,
+    body: z.input<typeof V1SubscribeRequest>,
+    options?: RequestOptions,
+  ): Promise<V1Subscription> {
     const path = `/${parseRequest(V1Object, object, 'object')}/subscribe`;
-    return this.#call('POST', path, V1Subscription, parseRequest(V1SubscribeRequest, body));
+    return this.#call('POST', path, V1Subscription, parseRequest(V1SubscribeRequest, body), options);
   }
 
   /** POST /{object}/unsubscribe: the answer has no body. */
@@ -177,13 +190,15 @@ export class LegacyClient {
   }
 
   async #requestToken(): Promise<string> {
+    const given = this.#credentials;
+    if (given.accessToken !== undefined) throw new TypeError('unreachable: the caller owns the token');
     const credentials = parseRequest(
       V1TokenRequest,
       {
-        email: this.#credentials.email,
-        api_key: this.#credentials.apiKey,
-        api_secret: this.#credentials.apiSecret,
-        api_key_name: this.#credentials.apiKeyName,
+        email: given.email,
+        api_key: given.apiKey,
+        api_secret: given.apiSecret,
+        api_key_name: given.apiKeyName,
       },
       'credentials',
     );
@@ -212,13 +227,19 @@ export class LegacyClient {
     return this.getToken({ refresh: true });
   }
 
-  async #call<T>(method: 'GET' | 'POST', path: string, schema: z.ZodType<T> | undefined, body?: unknown) {
+  async #call<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    schema: z.ZodType<T> | undefined,
+    body?: unknown,
+    options?: RequestOptions,
+  ) {
     const token = await this.getToken();
     try {
-      return await this.#attempt(method, path, schema, body, token);
+      return await this.#attempt(method, path, schema, body, token, options);
     } catch (error) {
       if (!(error instanceof AuthenticationError)) throw error;
-      return this.#attempt(method, path, schema, body, await this.#renewAfterRejection(token));
+      return this.#attempt(method, path, schema, body, await this.#renewAfterRejection(token), options);
     }
   }
 
@@ -228,9 +249,20 @@ export class LegacyClient {
     schema: z.ZodType<T> | undefined,
     body: unknown,
     token: string,
+    options: RequestOptions | undefined,
   ): Promise<T> {
     const url = this.#apiRoot + path;
-    const json = await this.#http.send({ method, url, headers: { 'x-access-token': token }, json: body });
+    const headers: Record<string, string> = { 'x-access-token': token };
+    // v1 writes are sent once unless the caller gives a key (the service honours it on v1 too).
+    if (options?.idempotencyKey !== undefined) headers[IDEMPOTENCY_HEADER] = options.idempotencyKey;
+    const json = await this.#http.send({
+      method,
+      url,
+      headers,
+      json: body,
+      signal: options?.signal,
+      timeout: options?.timeout,
+    });
     if (schema === undefined) return undefined as T;
     const parsed = schema.safeParse(json);
     if (parsed.success) return parsed.data;

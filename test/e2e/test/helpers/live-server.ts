@@ -29,6 +29,8 @@ export interface LiveServer {
 
 export interface StartOptions {
   seed?: SeedInput | undefined;
+  /** Adds `--test-control` (the `/_control` endpoints, e.g. an inbound message). */
+  testControl?: boolean | undefined;
 }
 
 function processGroupAlive(pid: number): boolean {
@@ -62,6 +64,7 @@ export async function startLiveServer(options: StartOptions = {}): Promise<LiveS
     '--allow-insecure-webhooks',
     '--webhook-time-scale',
     '0.001',
+    ...(options.testControl ? ['--test-control'] : []),
   ];
   const child = spawn('pnpm', args, {
     cwd: REPO_ROOT,

@@ -1,9 +1,10 @@
 // The one place that knows which SQL engine runs underneath. Routes and domain code see only
-// `Kysely<Database>`; a PostgreSQL dialect plugs in here without touching them.
+// `Kysely<Database>`: the same code runs on embedded SQLite (one process owns the file) and on
+// PostgreSQL (`DATABASE_URL`, shared by any number of server processes; see docs/postgresql.md).
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, type Transaction } from 'kysely';
+import { Kysely, PostgresAdapter, PostgresDialect, sql, type Transaction } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { type GroupCommit, GroupCommitSqliteDialect, groupCommitOf } from './group-commit.ts';
 import type { DialectName } from './migrations/columns.ts';
@@ -55,6 +56,56 @@ export function groupCommit(executor: Executor): GroupCommit | undefined {
   return groupCommitOf(executor.getExecutor().adapter);
 }
 
+/**
+ * Whether other processes may write to this database (PostgreSQL): what this process remembers of the
+ * data (principals, whether anyone subscribes, rendered pages, running idempotency keys) may then be
+ * stale, so such memory is kept only on a database this process owns (SQLite).
+ */
+export function isShared(executor: Executor): boolean {
+  return executor.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/** How often a transaction that PostgreSQL aborted as a deadlock victim is run again before it fails. */
+const MAX_TRANSACTION_RUNS = 5;
+
+/** The advisory lock every write transaction takes on PostgreSQL (an arbitrary constant of ours). */
+const WRITE_LOCK = 0x7477_7772; // "twwr"
+
+/**
+ * Runs `work` in one transaction, as if no other write transaction ran at the same time. On SQLite that
+ * is simply so (one process, one writer). On PostgreSQL, where other connections and other processes
+ * write at once, every such transaction first takes one transaction-scoped advisory lock, so they run
+ * one after another across all processes, each seeing everything committed before it (READ COMMITTED
+ * reads the latest data at every statement): the domain's read-then-write steps (the next position in
+ * a list, say) stay correct without knowing about other writers. Reads need no lock. SERIALIZABLE
+ * with retries was tried first: on tables this small PostgreSQL's predicate locks cover whole tables,
+ * so concurrent creates aborted each other until the retries ran out. A transaction chosen as a
+ * deadlock victim (it met a row the delivery worker holds) is run again. `work` must have no effect
+ * outside the transaction.
+ */
+export async function transact<T>(
+  db: Kysely<Database>,
+  work: (tx: Transaction<Database>) => Promise<T>,
+): Promise<T> {
+  if (!isShared(db)) return db.transaction().execute(work);
+  for (let run = 1; ; run++) {
+    try {
+      return await db.transaction().execute(async (tx) => {
+        await sql`select pg_advisory_xact_lock(${sql.lit(WRITE_LOCK)})`.execute(tx);
+        return work(tx);
+      });
+    } catch (error) {
+      if (run >= MAX_TRANSACTION_RUNS || !isRaceLost(error)) throw error;
+    }
+  }
+}
+
+/** serialization_failure, deadlock_detected (SQLSTATE 40001, 40P01). */
+function isRaceLost(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '40001' || code === '40P01';
+}
+
 /** Resolves once every write made so far on this database has committed; null if none is waiting to. */
 export function whenCommitted(executor: Executor): Promise<void> | null {
   return groupCommit(executor)?.whenCommitted() ?? null;
@@ -78,12 +129,7 @@ export class DatabaseConfigError extends Error {
 }
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
-  if (options.databaseUrl) {
-    throw new DatabaseConfigError(
-      'DATABASE_URL is set, but this server does not support PostgreSQL yet; unset DATABASE_URL to use SQLite (--db).',
-    );
-  }
-  const handle = openSqlite(options.path);
+  const handle = options.databaseUrl ? await openPostgres(options.databaseUrl) : openSqlite(options.path);
   try {
     await migrateToLatest(handle);
   } catch (error) {
@@ -140,6 +186,62 @@ function withStatementCache(sqlite: SqliteDatabase.Database, capacity = 500) {
       sqlite.close();
     },
   };
+}
+
+/** Distinct statements a server process prepares on each PostgreSQL connection, at most. */
+const MAX_NAMED_STATEMENTS = 1000;
+
+/** Connections per server process: requests and the delivery worker share them. */
+const POSTGRES_POOL_SIZE = 20;
+
+async function openPostgres(url: string): Promise<DatabaseHandle> {
+  if (!/^postgres(ql)?:\/\//.test(url)) {
+    throw new DatabaseConfigError(
+      `DATABASE_URL must be a postgres:// or postgresql:// URL, got "${url.replace(/\/\/[^@/]*@/, '//…@')}"`,
+    );
+  }
+  // Loaded only here: a server on SQLite never pays for the driver.
+  const { default: pg } = await import('pg');
+  // Counts are bigint (int8) in PostgreSQL, which pg returns as text; every count here fits a double.
+  // Set per pool, so that the process-wide parsers of any other pg user stay untouched.
+  const types = {
+    getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+      oid === pg.types.builtins.INT8 && format !== 'binary'
+        ? Number
+        : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+  };
+  // As on SQLite (see openSqlite): a commit is acknowledged once PostgreSQL has it, without waiting for
+  // its WAL to reach the disk. A killed server process loses nothing; a crash of PostgreSQL's machine
+  // may cost the last fraction of a second of writes (never consistency). Waiting for the disk cost
+  // five sixths of write throughput here. A URL that sets synchronous_commit itself keeps its choice.
+  const options = /synchronous_commit/.test(url) ? {} : { options: '-c synchronous_commit=off' };
+  const pool = new pg.Pool({ connectionString: url, max: POSTGRES_POOL_SIZE, types, ...options });
+  // Statements with parameters run as named prepared statements: each connection parses and plans a
+  // statement once, and later runs bind new values only (Kysely sends the same SQL text for the same
+  // query). Names are per SQL text, the same on every connection; bounded, since `in` lists of every
+  // length make new texts (those beyond the bound are parsed each time, as unnamed statements are).
+  const names = new Map<string, string>();
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    client.query = ((text: unknown, values?: unknown, callback?: unknown) => {
+      if (typeof text !== 'string' || !Array.isArray(values) || values.length === 0) {
+        return query(text, values, callback);
+      }
+      let name = names.get(text);
+      if (name === undefined && names.size < MAX_NAMED_STATEMENTS) {
+        name = `tw_${names.size}`;
+        names.set(text, name);
+      }
+      return query(name === undefined ? { text, values } : { name, text, values }, callback);
+    }) as typeof client.query;
+  });
+  // A pool reports errors of idle connections (the server restarting, say) here; unhandled, they
+  // would end the process. The next query then opens a fresh connection.
+  pool.on('error', (error) => {
+    process.stderr.write(`threadwork server: database connection: ${error.message}\n`);
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', close: () => db.destroy() };
 }
 
 async function migrateToLatest(handle: DatabaseHandle): Promise<void> {

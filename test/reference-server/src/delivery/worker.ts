@@ -2,6 +2,13 @@
 // concurrency and logs every attempt (outcomes.ts decides what each answer means). It is woken right
 // after a commit that queued something, and otherwise sleeps until the next attempt falls due. A
 // delivery that was in flight when the process died is tried again on start (at-least-once).
+//
+// On a shared database (PostgreSQL) several processes deliver from one outbox. There each delivery is
+// claimed in a transaction of its own that locks its row (`FOR UPDATE SKIP LOCKED`) and stays open
+// until the attempt is recorded: no other process can take the row meanwhile, and no delivery goes out
+// twice; if the process dies, its connection closes, the lock goes and the delivery is due again at
+// once, for any process (at-least-once, as above). Every process also looks at the outbox every
+// `SHARED_POLL_MS`, so that what another process queued or scheduled and then died holding is not lost.
 import {
   DELIVERY_ID_HEADER,
   EVENT_ID_HEADER,
@@ -9,7 +16,7 @@ import {
   signPayload,
 } from '@threadwork/shared/webhooks';
 import type { Kysely } from 'kysely';
-import { whenCommitted } from '../db/database.ts';
+import { type Executor, isShared, whenCommitted } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { eventBody } from '../domain/events.ts';
 import type { Outbox } from '../domain/transaction.ts';
@@ -43,12 +50,21 @@ export interface DeliveryWorker extends Outbox {
 
 /** How long a worker failure (e.g. a busy database) waits before the worker looks again. */
 const RECOVERY_DELAY_MS = 1000;
+/** Shared database: how often a process looks for deliveries that other processes left due. */
+const SHARED_POLL_MS = 1000;
+/** Shared database: deliveries in flight at once per process, each holding a connection of the pool. */
+const SHARED_CONCURRENCY = 8;
+
 /** setTimeout's ceiling; a later due time is simply looked at again then. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   const { db, now } = options;
-  const concurrency = options.concurrency ?? 32;
+  const shared = isShared(db);
+  const concurrency = Math.min(
+    options.concurrency ?? 32,
+    shared ? SHARED_CONCURRENCY : Number.POSITIVE_INFINITY,
+  );
   const timeoutMs = options.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS;
   const policy = { timeScale: options.timeScale, random: options.random ?? Math.random };
   const onError =
@@ -68,6 +84,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   let lookAheadNeeded = false;
   let timer: NodeJS.Timeout | null = null;
   let timerDueAt = Number.POSITIVE_INFINITY;
+  let poll: NodeJS.Timeout | null = null;
 
   /** Wakes the worker at `dueAt` (ISO, by the injected clock) unless a timer already fires sooner. */
   function wakeAt(dueAt: string): void {
@@ -122,9 +139,26 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       backlog = true;
       return;
     }
-    const at = now().toISOString();
+    if (shared) {
+      // One claimer looks; each that finds a delivery starts another while slots are free.
+      backlog = false;
+      startSharedClaimer();
+      return;
+    }
     // One query per batch: the due deliveries with their subscriptions' state.
-    const due: ClaimedDelivery[] = await db
+    const due = await dueDeliveries(db, slots).execute();
+    backlog = due.length === slots;
+    if (due.length > 0) await launch(due);
+    // Asked after the claim is marked, so the claimed deliveries are not mistaken for the next due one.
+    if (lookAheadNeeded && !backlog) {
+      lookAheadNeeded = false;
+      await lookAhead();
+    }
+  }
+
+  /** The deliveries due now, oldest first, with their subscriptions' state. */
+  function dueDeliveries(executor: Executor, limit: number) {
+    return executor
       .selectFrom('webhook_deliveries as d')
       .leftJoin('webhook_subscriptions as s', (join) =>
         join.onRef('s.id', '=', 'd.subscription_id').on('d.kind', '=', 'v2'),
@@ -156,18 +190,50 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       ])
       .where('d.status', '=', 'pending')
       .where('d.in_flight', '=', 0)
-      .where('d.next_attempt_at', '<=', at)
+      .where('d.next_attempt_at', '<=', now().toISOString())
       .orderBy('d.next_attempt_at')
       .orderBy('d.seq')
-      .limit(slots)
-      .execute();
-    backlog = due.length === slots;
-    if (due.length > 0) await launch(due);
-    // Asked after the claim is marked, so the claimed deliveries are not mistaken for the next due one.
-    if (lookAheadNeeded && !backlog) {
-      lookAheadNeeded = false;
-      await lookAhead();
-    }
+      .limit(limit);
+  }
+
+  let claimers = 0;
+  /**
+   * Shared database: one claimer takes due deliveries one at a time, each in its own transaction that
+   * holds the row's lock through the attempt (see the top of this file), until none is due.
+   */
+  function startSharedClaimer(): void {
+    const id = `claimer:${++claimers}`;
+    /** The delivery being attempted: if its transaction fails, it is put off rather than retried at once. */
+    let current: string | null = null;
+    const work = (async () => {
+      let claimed = true;
+      while (claimed && running) {
+        claimed = await db.transaction().execute(async (tx) => {
+          const [delivery] = await dueDeliveries(tx, 1).forUpdate('d').skipLocked().execute();
+          if (delivery === undefined) return false;
+          if (inFlight.size < concurrency) startSharedClaimer();
+          else backlog = true;
+          current = delivery.id;
+          await attempt(delivery, tx);
+          return true;
+        });
+        current = null;
+      }
+      if (lookAheadNeeded) {
+        lookAheadNeeded = false;
+        await lookAhead();
+      }
+    })()
+      .catch(async (error: unknown) => {
+        if (running) onError(error);
+        if (current !== null) await releaseLater(current);
+        else wakeAt(new Date(now().getTime() + RECOVERY_DELAY_MS).toISOString());
+      })
+      .finally(() => {
+        inFlight.delete(id);
+        if (backlog) wake();
+      });
+    inFlight.set(id, work);
   }
 
   /** Marks the claimed deliveries in flight and starts posting them. */
@@ -222,7 +288,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     }
   }
 
-  async function attempt(delivery: ClaimedDelivery): Promise<void> {
+  /** Posts one delivery and records the outcome; `tx`: in that transaction (shared database), at once. */
+  async function attempt(delivery: ClaimedDelivery, tx?: Executor): Promise<void> {
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       'user-agent': 'Threadwork-Webhooks/1.0',
@@ -235,17 +302,17 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     if (delivery.kind === 'v1') {
       // Unsubscribed meanwhile (or an item that was never stored): nothing to send.
       if (delivery.hook_url === null || delivery.item_body === null) {
-        return settleUnsent(delivery.id, 'failed');
+        return settleUnsent(delivery.id, 'failed', tx);
       }
       url = delivery.hook_url;
       body = delivery.item_body;
     } else {
       if (delivery.target_url === null || delivery.secrets === null) {
-        return settleUnsent(delivery.id, 'failed'); // deleted meanwhile
+        return settleUnsent(delivery.id, 'failed', tx); // deleted meanwhile
       }
       active = delivery.status === 'active';
       // Disabled while this delivery waited: kept, unsent, for a replay.
-      if (!active && !delivery.manual) return settleUnsent(delivery.id, 'suppressed');
+      if (!active && !delivery.manual) return settleUnsent(delivery.id, 'suppressed', tx);
       url = delivery.target_url;
       body = eventBody({
         id: delivery.event_id,
@@ -263,11 +330,17 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     await whenCommitted(db);
     const attemptedAt = now();
     const result = await poster.post(url, body, headers, timeoutMs);
-    await record({ delivery, subscriptionActive: active, attemptedAt, result });
+    const outcome = { delivery, subscriptionActive: active, attemptedAt, result };
+    if (tx === undefined) return record(outcome);
+    for (const retryAt of await recordOutcomes(tx, [outcome], policy)) wakeAt(retryAt);
   }
 
-  async function settleUnsent(id: string, status: 'failed' | 'suppressed'): Promise<void> {
-    await db
+  async function settleUnsent(
+    id: string,
+    status: 'failed' | 'suppressed',
+    executor: Executor = db,
+  ): Promise<void> {
+    await executor
       .updateTable('webhook_deliveries')
       .set({ status, in_flight: 0, next_attempt_at: null })
       .where('id', '=', id)
@@ -308,15 +381,27 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   return {
     async start() {
       if (running) return;
-      // Nothing is in flight before start: whatever is marked so was cut off by a stop or a crash.
-      await db.updateTable('webhook_deliveries').set({ in_flight: 0 }).where('in_flight', '=', 1).execute();
+      // Nothing is in flight before start: whatever is marked so was cut off by a stop or a crash. (A
+      // shared database marks nothing: its claims are row locks, which go with the connection.)
+      if (!shared) {
+        await db.updateTable('webhook_deliveries').set({ in_flight: 0 }).where('in_flight', '=', 1).execute();
+      }
       running = true;
+      if (shared) {
+        poll = setInterval(() => {
+          lookAheadNeeded = true;
+          wake();
+        }, SHARED_POLL_MS);
+        poll.unref();
+      }
       await lookAhead();
       wake();
     },
     wake,
     async stop() {
       running = false;
+      if (poll) clearInterval(poll);
+      poll = null;
       if (timer) clearTimeout(timer);
       timer = null;
       timerDueAt = Number.POSITIVE_INFINITY;

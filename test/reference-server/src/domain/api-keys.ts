@@ -9,7 +9,7 @@ import {
   type Deleted,
 } from '@threadwork/shared/schemas';
 import type { Kysely } from 'kysely';
-import type { Executor } from '../db/database.ts';
+import { type Executor, transact } from '../db/database.ts';
 import type { ApiKeysTable, Database } from '../db/schema.ts';
 import { invalidField, notFound } from './errors.ts';
 import { newId } from './ids.ts';
@@ -74,7 +74,7 @@ export async function createApiKey(
     last_used_at: null,
   };
   await changeCredentials(db, () =>
-    db.transaction().execute(async (tx) => {
+    transact(db, async (tx) => {
       if (input.type === 'legacy') {
         const taken = await tx
           .selectFrom('api_keys')

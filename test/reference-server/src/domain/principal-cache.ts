@@ -4,7 +4,8 @@
 //   principal once the write has run (committed or not);
 // - a principal read from the database is cached only if no credential change began since the read
 //   began (`credentialGeneration`), so a read racing a revocation cannot put the revoked key back.
-import { type Executor, perDatabase } from '../db/database.ts';
+// On a shared database (PostgreSQL) another process may revoke a key, so nothing is cached there.
+import { type Executor, isShared, perDatabase } from '../db/database.ts';
 import type { Principal } from './principal.ts';
 
 /** A safety net only: a cached principal is re-read at least this often. */
@@ -58,6 +59,7 @@ export function cachePrincipal(
   readAt: number,
   expiresAt: number | null = null,
 ): void {
+  if (isShared(db)) return;
   const cache = cacheOf(db);
   if (cache.generation !== readAt) return;
   const { entries } = cache;

@@ -1,7 +1,7 @@
 // The one way a state change is written: one transaction holding the change and its events, and,
 // once it is done, a nudge to the delivery worker so the events leave as soon as they have committed.
 import type { Kysely } from 'kysely';
-import type { Executor } from '../db/database.ts';
+import { type Executor, transact } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import type { ResolvedServerOptions } from '../options.ts';
 import { subscriptionsChanged } from './events/listeners.ts';
@@ -38,7 +38,7 @@ export async function runInTransaction<T>(
   let wroteOutbox = false;
   let result: T;
   try {
-    result = await ctx.db.transaction().execute(async (tx) => {
+    result = await transact(ctx.db, async (tx) => {
       const value = await work(tx);
       wroteOutbox = outboxWrites.has(tx);
       return value;

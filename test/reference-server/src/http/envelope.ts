@@ -11,6 +11,8 @@ export function ok(reply: FastifyReply, data: unknown, pagination?: Pagination):
 // Pages read again and again (a list's tasks, polled by every client of a board) are kept rendered,
 // as JSON text, until the database is next written: any write, to anything, makes every kept page
 // stale, so a kept page is always exactly what reading again would give. Bounded in count and size.
+// Kept on SQLite only (the group commit counts its writes): on a shared database (PostgreSQL) other
+// processes write too, so every page is read afresh.
 const MAX_PAGES = 64;
 const MAX_PAGE_CHARS = 256 * 1024;
 

@@ -2,9 +2,15 @@
 // before the handler runs until its answer is stored, so of N concurrent identical requests exactly
 // one runs; the others see it in progress, or, once it is stored, replay its answer. The answer is
 // written once, in onSend: a keyed write costs one extra statement, not an in-progress row as well.
+//
+// On a shared database (PostgreSQL, several server processes) memory cannot hold a key for other
+// processes: there the running key is a row instead (status 0, `RUNNING_LEASE_MS` to live), taken by
+// one insert-or-take-over-if-expired statement, which the table's primary key makes exclusive across
+// processes; onSend replaces it with the answer, or deletes it after a 5xx.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { type Executor, perDatabase } from '../db/database.ts';
+import { sql } from 'kysely';
+import { type Executor, isShared, perDatabase } from '../db/database.ts';
 import { prepareQuery, textParam } from '../db/prepared.ts';
 import { ServiceError } from '../domain/errors.ts';
 import { credentialOf } from '../domain/principal.ts';
@@ -79,6 +85,82 @@ const storeAnswer = prepareQuery(
       ),
 );
 
+/** The status of a row that holds a running key (shared databases only). */
+const RUNNING = 0;
+/**
+ * How long a running key holds on a shared database if its process dies before answering: a retry
+ * after that runs the request. Far longer than any request takes.
+ */
+export const RUNNING_LEASE_MS = 60 * 1000;
+
+/**
+ * Takes the key for this request: inserts a running row, or takes over an expired one. Answers whether
+ * this request now holds the key; if not, another request holds it or has answered under it.
+ */
+async function takeSharedKey(
+  db: Executor,
+  credential: string,
+  key: string,
+  fingerprint: string,
+  at: Date,
+): Promise<boolean> {
+  const atIso = at.toISOString();
+  const taken = await db
+    .insertInto('idempotency_keys')
+    .values({
+      credential,
+      key,
+      fingerprint,
+      status_code: RUNNING,
+      response_body: '',
+      created_at: atIso,
+      expires_at: new Date(at.getTime() + RUNNING_LEASE_MS).toISOString(),
+    })
+    .onConflict((conflict) =>
+      conflict
+        .columns(['credential', 'key'])
+        .doUpdateSet((eb) => ({
+          fingerprint: eb.ref('excluded.fingerprint'),
+          status_code: eb.ref('excluded.status_code'),
+          response_body: eb.ref('excluded.response_body'),
+          created_at: eb.ref('excluded.created_at'),
+          expires_at: eb.ref('excluded.expires_at'),
+        }))
+        .where('idempotency_keys.expires_at', '<=', atIso),
+    )
+    .returning(sql<number>`1`.as('taken'))
+    .executeTakeFirst();
+  return taken !== undefined;
+}
+
+/** The preHandler's work on a shared database (see the top of this file). */
+async function holdSharedKey(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  credential: string,
+  key: string,
+  fingerprint: string,
+): Promise<FastifyReply | undefined> {
+  const { db, now } = request.server.ctx;
+  const at = now();
+  if (!(await takeSharedKey(db, credential, key, fingerprint, at))) {
+    const stored = await findAnswer.executeTakeFirst(db, credential, key);
+    // Gone between the two statements (a 5xx released it): as good as still running.
+    if (stored === undefined) throw inProgress();
+    if (stored.fingerprint !== fingerprint) throw conflict();
+    if (stored.status_code === RUNNING) throw inProgress();
+    return replay(request, reply, stored.status_code, stored.response_body);
+  }
+  request.idempotency = {
+    credential,
+    key,
+    fingerprint,
+    createdAt: at.toISOString(),
+    expiresAt: new Date(at.getTime() + IDEMPOTENCY_TTL_MS).toISOString(),
+  };
+  return undefined;
+}
+
 const inProgress = () =>
   new ServiceError(
     'idempotency_in_progress',
@@ -107,6 +189,7 @@ export const idempotency: preHandlerAsyncHookHandler = async (request, reply) =>
   const { db, now } = request.server.ctx;
   const credential = credentialOf(principalOf(request));
   const fingerprint = fingerprintOf(request);
+  if (isShared(db)) return holdSharedKey(request, reply, credential, key, fingerprint);
   const inFlight = inFlightOf(db);
   const slot = slotOf(credential, key);
 
@@ -157,6 +240,16 @@ export function installIdempotencyStore(app: FastifyInstance): void {
     held: HeldIdempotencyKey,
   ) {
     const { db, now } = request.server.ctx;
+    if (isShared(db) && !(reply.statusCode < 500 && typeof payload === 'string')) {
+      // Released, so that a retry runs.
+      await db
+        .deleteFrom('idempotency_keys')
+        .where('credential', '=', held.credential)
+        .where('key', '=', held.key)
+        .where('status_code', '=', RUNNING)
+        .execute();
+      return;
+    }
     try {
       // A 5xx (or a body that is not JSON text) writes nothing, so that a retry runs.
       if (reply.statusCode < 500 && typeof payload === 'string') {

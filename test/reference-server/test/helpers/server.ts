@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ThreadworkClient } from '@threadwork/shared';
 import { type ServerOptions, startServer } from '../../src/index.ts';
+import { freshDatabase, spawnDatabaseEnv } from './database.ts';
 import { fixtureSeed, SECRETS } from './fixtures.ts';
 
 const PACKAGE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -38,14 +39,27 @@ function request(origin: string, root: string, path: string, init: RequestOption
   return fetch(`${origin}${root}${path}`, { ...rest, headers, body: payload });
 }
 
-/** An in-process server on a free port with an in-memory database (the fixture seed by default). */
+/**
+ * An in-process server on a free port with a fresh database (in memory on SQLite; see database.ts) and
+ * the fixture seed by default.
+ */
 export async function startTestServer(options: ServerOptions = {}): Promise<TestServer> {
-  const server = await startServer({ port: 0, db: ':memory:', seed: fixtureSeed, ...options });
+  const server = await startServer({
+    port: 0,
+    ...(await freshDatabase(options.db)),
+    seed: fixtureSeed,
+    ...options,
+  });
+  return clientOf(server.origin, () => server.close());
+}
+
+/** The TestServer face of a server at `origin` (one started elsewhere, e.g. by spawnServer). */
+export function clientOf(origin: string, close: () => Promise<void>): TestServer {
   return {
-    origin: server.origin,
-    close: () => server.close(),
-    v2: (path, init) => request(server.origin, '/v2', path, init),
-    v1: (path, init) => request(server.origin, '/api/v1', path, { key: null, ...init }),
+    origin,
+    close,
+    v2: (path, init) => request(origin, '/v2', path, init),
+    v1: (path, init) => request(origin, '/api/v1', path, { key: null, ...init }),
   };
 }
 
@@ -57,11 +71,15 @@ export interface SpawnedServer {
   stop(): Promise<number | null>;
 }
 
-/** Runs the real CLI (`node src/cli.ts`) and resolves on its `ready ` line. */
-export function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}): Promise<SpawnedServer> {
+/**
+ * Runs the real CLI (`node src/cli.ts`) and resolves on its `ready ` line. On PostgreSQL, `--db PATH`
+ * picks the database (see database.ts) unless `env` names one itself.
+ */
+export async function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}): Promise<SpawnedServer> {
+  const databaseEnv = 'DATABASE_URL' in env ? {} : await spawnDatabaseEnv(args);
   const child = spawn(process.execPath, ['src/cli.ts', ...args], {
     cwd: PACKAGE_DIR,
-    env: { ...process.env, ...env },
+    env: { ...process.env, ...databaseEnv, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -103,10 +121,14 @@ export function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}): Promis
 }
 
 /** Runs the CLI to completion (for flags that make it exit) and returns its exit code and stderr. */
-export function runCli(args: string[]): Promise<{ code: number | null; stderr: string; stdout: string }> {
+export async function runCli(
+  args: string[],
+): Promise<{ code: number | null; stderr: string; stdout: string }> {
+  const databaseEnv = await spawnDatabaseEnv(args);
   return new Promise((resolveRun) => {
     const child = spawn(process.execPath, ['src/cli.ts', ...args], {
       cwd: PACKAGE_DIR,
+      env: { ...process.env, ...databaseEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';

@@ -1,9 +1,10 @@
-import { databaseKey, type Executor } from '../../db/database.ts';
+import { databaseKey, type Executor, isShared } from '../../db/database.ts';
 import { prepareQuery } from '../../db/prepared.ts';
 
 // Whether any v2 subscription or v1 hook exists at all, per database: most changes have no one to
 // tell, and then the fan-out costs no query. Every write that creates or deletes a subscription calls
-// `subscriptionsChanged`, and so does a rolled-back transaction (see runInTransaction).
+// `subscriptionsChanged`, and so does a rolled-back transaction (see runInTransaction). On a shared
+// database (PostgreSQL) another process may subscribe at any time, so the answer is never kept there.
 interface Listeners {
   v2: boolean;
   v1: boolean;
@@ -28,7 +29,7 @@ export async function listeners(tx: Executor): Promise<Listeners> {
   if (known === undefined) {
     const row = await selectListeners.executeTakeFirst(tx);
     known = { v2: Boolean(row?.v2), v1: Boolean(row?.v1) };
-    listenersByDatabase.set(key, known);
+    if (!isShared(tx)) listenersByDatabase.set(key, known);
   }
   return known;
 }

@@ -5,6 +5,7 @@ import {
   UpdateBoardRequest,
 } from '@threadwork/shared/schemas';
 import type { FastifyInstance } from 'fastify';
+import { transact } from '../../db/database.ts';
 import { createSharedBoard, getBoard, listTeamBoards, renameBoard } from '../../domain/boards.ts';
 import { ok } from '../envelope.ts';
 import { v2Guard } from '../guards.ts';
@@ -24,9 +25,7 @@ export async function boardRoutes(app: FastifyInstance): Promise<void> {
   app.post('/boards', { preHandler: v2Guard('boards.write') }, async (request, reply) => {
     const input = parseRequest(CreateBoardRequest, request.body, 'body');
     const userId = principalOf(request).userId;
-    const board = await app.ctx.db
-      .transaction()
-      .execute((trx) => createSharedBoard(trx, userId, input, app.ctx.now()));
+    const board = await transact(app.ctx.db, (trx) => createSharedBoard(trx, userId, input, app.ctx.now()));
     return ok(reply, presentBoard(board));
   });
 
@@ -45,9 +44,7 @@ export async function boardRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const { name } = parseRequest(UpdateBoardRequest, request.body, 'body');
       const userId = principalOf(request).userId;
-      const board = await app.ctx.db
-        .transaction()
-        .execute((trx) => renameBoard(trx, userId, request.params.id, name));
+      const board = await transact(app.ctx.db, (trx) => renameBoard(trx, userId, request.params.id, name));
       return ok(reply, presentBoard(board));
     },
   );

@@ -1,5 +1,6 @@
 import { CreateListRequest, PaginationQuery, UpdateListRequest } from '@threadwork/shared/schemas';
 import type { FastifyInstance } from 'fastify';
+import { transact } from '../../db/database.ts';
 import { createList, listBoardLists, renameList } from '../../domain/lists.ts';
 import { ok } from '../envelope.ts';
 import { v2Guard } from '../guards.ts';
@@ -24,9 +25,9 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const input = parseRequest(CreateListRequest, request.body, 'body');
       const userId = principalOf(request).userId;
-      const list = await app.ctx.db
-        .transaction()
-        .execute((trx) => createList(trx, userId, request.params.id, input, app.ctx.now()));
+      const list = await transact(app.ctx.db, (trx) =>
+        createList(trx, userId, request.params.id, input, app.ctx.now()),
+      );
       return ok(reply, presentList(list));
     },
   );
@@ -37,9 +38,7 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const { name } = parseRequest(UpdateListRequest, request.body, 'body');
       const userId = principalOf(request).userId;
-      const list = await app.ctx.db
-        .transaction()
-        .execute((trx) => renameList(trx, userId, request.params.id, name));
+      const list = await transact(app.ctx.db, (trx) => renameList(trx, userId, request.params.id, name));
       return ok(reply, presentList(list));
     },
   );

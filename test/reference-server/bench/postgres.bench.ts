@@ -1,0 +1,166 @@
+/**
+ * The reference server on PostgreSQL (needs a server: THREADWORK_BENCH_POSTGRES_URL, or the tests'
+ * THREADWORK_TEST_POSTGRES_URL; without one it says so and measures nothing). In one run, on loopback
+ * (autocannon, 20 connections in all): GET /v2/tasks (50 tasks) and POST /v2/tasks (Idempotency-Key)
+ * on PostgreSQL with one server process and with two processes sharing the database (the connections
+ * split between them), as ratios to the same server on its SQLite file and to the faster of the two
+ * peers (Prism, json-server). Then spawn to ready on PostgreSQL, on an empty database (migrations run)
+ * and on one already migrated, beside spawn to ready on SQLite (`--db :memory:`).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { report, summarise } from '../../../scripts/bench-kit.ts';
+import { CREATE_TASK, LIST_TASKS, measure, startPeers, writeSeedFile } from './peers/load.ts';
+import { type RunningServer, startProcess } from './peers/processes.ts';
+
+const adminUrl = process.env.THREADWORK_BENCH_POSTGRES_URL ?? process.env.THREADWORK_TEST_POSTGRES_URL;
+if (!adminUrl) {
+  console.log(
+    'skipped: set THREADWORK_BENCH_POSTGRES_URL (or THREADWORK_TEST_POSTGRES_URL) to a PostgreSQL server',
+  );
+  process.exit(0);
+}
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 7.5);
+const ROUNDS = 5;
+const STARTUP_RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const packageDir = new URL('..', import.meta.url).pathname;
+const work = mkdtempSync(join(tmpdir(), 'threadwork-postgres-bench-'));
+const prefix = `tw_bench_${process.pid}_`;
+let databases = 0;
+
+async function admin<T>(use: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh, empty database (C collation, as the tests use); answers its URL. */
+async function createDatabase(): Promise<string> {
+  const name = `${prefix}${++databases}`;
+  await admin((client) =>
+    client.query(`create database ${name} template template0 encoding 'UTF8' lc_collate 'C' lc_ctype 'C'`),
+  );
+  const url = new URL(adminUrl!);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function dropDatabases(): Promise<void> {
+  await admin(async (client) => {
+    const { rows } = await client.query<{ datname: string }>(
+      'select datname from pg_database where starts_with(datname, $1)',
+      [prefix],
+    );
+    for (const { datname } of rows) await client.query(`drop database if exists "${datname}" with (force)`);
+  });
+}
+
+const node = process.execPath;
+const launcher = join(packageDir, 'bin/server.mjs');
+const ready = /^ready (\S+)$/m;
+const startOn = (args: string[], databaseUrl?: string) =>
+  startProcess(node, [launcher, '--port', '0', ...args], {
+    cwd: packageDir,
+    ready,
+    env: databaseUrl ? { ...process.env, DATABASE_URL: databaseUrl } : process.env,
+  });
+
+const started: RunningServer[] = [];
+try {
+  // Throughput.
+  const seedFile = writeSeedFile(work);
+  const sqlite = await startOn(['--db', join(work, 'reference.db'), '--seed', seedFile]);
+  const oneUrl = await createDatabase();
+  const pgOne = await startOn(['--seed', seedFile], oneUrl);
+  const twoUrl = await createDatabase();
+  const pgTwoA = await startOn(['--seed', seedFile], twoUrl);
+  const pgTwoB = await startOn([], twoUrl);
+  const peers = await startPeers(work);
+  started.push(sqlite, pgOne, pgTwoA, pgTwoB, ...Object.values(peers));
+  const servers: Record<string, string[]> = {
+    sqlite: [sqlite.origin],
+    'postgres, 1 process': [pgOne.origin],
+    'postgres, 2 processes': [pgTwoA.origin, pgTwoB.origin],
+    prism: [peers.prism.origin],
+    'json-server': [peers['json-server'].origin],
+  };
+  for (const endpoint of [LIST_TASKS, CREATE_TASK]) {
+    const samples: Record<string, number[]> = {};
+    for (const [name, origins] of Object.entries(servers)) {
+      await measure(origins, endpoint, 2); // warm-up
+      samples[name] = [];
+    }
+    // Rounds taking turns; each ratio is taken within one round and the median of the rounds reported.
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [name, origins] of Object.entries(servers)) {
+        const { rps, non2xx } = await measure(origins, endpoint, SECONDS / ROUNDS);
+        samples[name]!.push(rps);
+        if (non2xx > 0) console.log(`  note: ${name} answered ${non2xx} non-2xx/errors on ${endpoint.name}`);
+      }
+    }
+    const at = (name: string, round: number) => samples[name]?.[round] ?? Number.NaN;
+    const rounds = Array.from({ length: ROUNDS }, (_, round) => round);
+    const ofRounds = (ratio: (round: number) => number) => summarise(rounds.map(ratio)).median;
+    const fasterPeer = (round: number) => Math.max(at('prism', round), at('json-server', round));
+    const context = Object.fromEntries(
+      Object.entries(samples).map(([name, values]) => [
+        `${name} req/s`,
+        Math.round(summarise(values).median),
+      ]),
+    );
+    for (const name of ['postgres, 1 process', 'postgres, 2 processes']) {
+      report({
+        name: `${endpoint.name}: ${name} / sqlite`,
+        value: ofRounds((round) => at(name, round) / at('sqlite', round)),
+        unit: 'x',
+      });
+      report({
+        name: `${endpoint.name}: ${name} / faster peer`,
+        value: ofRounds((round) => at(name, round) / fasterPeer(round)),
+        unit: 'x',
+        ...(name === 'postgres, 2 processes' ? { context } : {}),
+      });
+    }
+  }
+  await Promise.all(started.splice(0).map((server) => server.stop()));
+
+  // Start-up, interleaved so machine noise hits every variant alike.
+  const figures = { sqlite: [] as number[], empty: [] as number[], migrated: [] as number[] };
+  const migratedUrl = await createDatabase();
+  await (await startOn([], migratedUrl)).stop();
+  for (let run = 0; run < STARTUP_RUNS; run++) {
+    const emptyUrl = await createDatabase();
+    for (const [name, server] of [
+      ['sqlite', () => startOn(['--db', ':memory:'])],
+      ['empty', () => startOn([], emptyUrl)],
+      ['migrated', () => startOn([], migratedUrl)],
+    ] as const) {
+      const running = await server();
+      figures[name].push(running.startupMs);
+      await running.stop();
+    }
+  }
+  const median = (values: number[]) => summarise(values).median;
+  report({
+    name: 'spawn to ready on PostgreSQL, empty database (migrations run), median',
+    value: median(figures.empty),
+    unit: 'ms',
+    context: {
+      'already migrated database': median(figures.migrated),
+      'sqlite --db :memory:': median(figures.sqlite),
+      'empty / sqlite': median(figures.empty) / median(figures.sqlite),
+      'migrated / sqlite': median(figures.migrated) / median(figures.sqlite),
+    },
+  });
+} finally {
+  await Promise.all(started.map((server) => server.stop()));
+  await dropDatabases();
+  rmSync(work, { recursive: true, force: true });
+}

@@ -1,0 +1,83 @@
+// Which database a test server runs on. The suite runs twice: on SQLite (the `reference-server`
+// project, an in-memory database per server) and on PostgreSQL (the `reference-server-postgres`
+// project, which sets THREADWORK_TEST_DB=postgres; it exists only when THREADWORK_TEST_POSTGRES_URL
+// names a server). On PostgreSQL every server gets a database of its own, made from template0 with
+// the C collation so that text sorts byte-wise, as on SQLite; global-setup-postgres.ts drops them.
+import { randomBytes } from 'node:crypto';
+import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
+
+export const onPostgres = process.env['THREADWORK_TEST_DB'] === 'postgres';
+
+/** Every test database's name starts so: the global teardown drops what matches. */
+export const TEST_DATABASE_PREFIX = 'tw_test_';
+
+/** The server URL the test databases are made on (any database of it: the URL's own is only connected to). */
+export function postgresAdminUrl(): string {
+  const url = process.env['THREADWORK_TEST_POSTGRES_URL'];
+  if (!url) throw new Error('THREADWORK_TEST_POSTGRES_URL is not set');
+  return url;
+}
+
+/** The URL of `database` on the test server. */
+export function postgresUrlOf(database: string): string {
+  const url = new URL(postgresAdminUrl());
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+/** Makes an empty database and answers its URL. */
+export async function createPostgresDatabase(): Promise<string> {
+  const { default: pg } = await import('pg');
+  const name = `${TEST_DATABASE_PREFIX}${process.pid}_${randomBytes(6).toString('hex')}`;
+  const client = new pg.Client({ connectionString: postgresAdminUrl() });
+  await client.connect();
+  try {
+    await client.query(
+      `create database ${name} template template0 encoding 'UTF8' lc_collate 'C' lc_ctype 'C'`,
+    );
+  } finally {
+    await client.end();
+  }
+  return postgresUrlOf(name);
+}
+
+// `--db PATH` of a spawned server means the same database each time within one test file (a restart
+// must find its data): on PostgreSQL each path maps to one database.
+const databaseOfPath = new Map<string, Promise<string>>();
+
+/**
+ * Server options for the database at `path` (default: a fresh one): `{ db: path }` on SQLite, and on
+ * PostgreSQL a `databaseUrl` as well (a fresh database for `:memory:`, one per path otherwise).
+ * Spread them into `startServer`'s options.
+ */
+export async function freshDatabase(path = ':memory:'): Promise<{ db: string; databaseUrl?: string }> {
+  if (!onPostgres) return { db: path };
+  return { db: path, databaseUrl: await postgresDatabaseOf(path) };
+}
+
+function postgresDatabaseOf(path: string): Promise<string> {
+  if (path === ':memory:') return createPostgresDatabase();
+  let url = databaseOfPath.get(path);
+  if (url === undefined) {
+    url = createPostgresDatabase();
+    databaseOfPath.set(path, url);
+  }
+  return url;
+}
+
+/**
+ * The environment and flags of a spawned server: on PostgreSQL, `--db PATH` becomes a DATABASE_URL
+ * (a fresh database for `:memory:`, one per path otherwise), and the flags are kept as they are.
+ */
+export async function spawnDatabaseEnv(args: readonly string[]): Promise<NodeJS.ProcessEnv> {
+  if (!onPostgres) return {};
+  const index = args.indexOf('--db');
+  const path = index === -1 ? ':memory:' : (args[index + 1] ?? ':memory:');
+  return { DATABASE_URL: await postgresDatabaseOf(path) };
+}
+
+/** `openDatabase` on a fresh database of the engine under test. */
+export async function openTestDatabase(): Promise<DatabaseHandle> {
+  const { db, databaseUrl } = await freshDatabase();
+  return openDatabase({ path: db, databaseUrl });
+}

@@ -1,0 +1,61 @@
+import { defineAction } from './define.ts';
+import { boardField, defined, listField, placementFields, teamField, threadField } from './fields.ts';
+import { task } from './resources.ts';
+
+export default defineAction({
+  key: 'create_task_from_thread',
+  noun: 'Task',
+  label: 'Create Task From Email Thread',
+  description:
+    'Creates a task from a mailbox thread, linked to it, titled with its subject unless you give a title.',
+  inputFields: [
+    teamField(),
+    boardField(),
+    listField(),
+    threadField(),
+    {
+      key: 'title',
+      label: 'Title',
+      required: false,
+      helpText: "Leave empty to use the email's subject, or give a title, e.g. `Reply to Bob's quote`.",
+    },
+    {
+      key: 'archive',
+      label: 'Archive the Thread',
+      type: 'boolean',
+      required: false,
+      default: 'false',
+      helpText: 'Yes also archives the thread in the mailbox (it leaves the Inbox), e.g. `yes`.',
+    },
+    {
+      key: 'notes',
+      label: 'Notes',
+      type: 'text',
+      required: false,
+      helpText: 'Free text shown on the task, e.g. `Quote attached in the thread.`',
+    },
+    {
+      key: 'due_at',
+      label: 'Due At',
+      type: 'datetime',
+      required: false,
+      helpText: 'When the task is due, e.g. `2026-01-09T17:00:00Z` or `tomorrow noon`.',
+    },
+    ...placementFields('the task'),
+  ],
+  resource: task,
+  perform: ({ input, v2, idempotencyKey }) =>
+    v2().tasks.create(
+      defined({
+        list_id: input.required('list_id'),
+        thread_id: input.required('thread_id'),
+        title: input.text('title'),
+        archive: input.boolean('archive'),
+        notes: input.body('notes'),
+        due_at: input.text('due_at'),
+        position: input.choice('position', ['top', 'bottom']),
+        after_task_id: input.text('after_task_id'),
+      }),
+      { idempotencyKey: idempotencyKey() },
+    ),
+});

@@ -1,0 +1,49 @@
+import { defineAction } from './define.ts';
+import { boardField, defined, listField, placementFields, teamField } from './fields.ts';
+import { task } from './resources.ts';
+
+export default defineAction({
+  key: 'create_task',
+  noun: 'Task',
+  label: 'Create Task',
+  description: 'Creates a task in a list.',
+  inputFields: [
+    teamField(),
+    boardField(),
+    listField(),
+    {
+      key: 'title',
+      label: 'Title',
+      required: true,
+      helpText: 'The task title, e.g. `Call Bob about the quote`.',
+    },
+    {
+      key: 'notes',
+      label: 'Notes',
+      type: 'text',
+      required: false,
+      helpText: 'Free text shown on the task, e.g. `He asked for it by Friday.`',
+    },
+    {
+      key: 'due_at',
+      label: 'Due At',
+      type: 'datetime',
+      required: false,
+      helpText: 'When the task is due, e.g. `2026-01-09T17:00:00Z` or `next Friday 5pm`.',
+    },
+    ...placementFields('the task'),
+  ],
+  resource: task,
+  perform: ({ input, v2, idempotencyKey }) =>
+    v2().tasks.create(
+      defined({
+        list_id: input.required('list_id'),
+        title: input.required('title'),
+        notes: input.body('notes'),
+        due_at: input.text('due_at'),
+        position: input.choice('position', ['top', 'bottom']),
+        after_task_id: input.text('after_task_id'),
+      }),
+      { idempotencyKey: idempotencyKey() },
+    ),
+});

@@ -1,0 +1,230 @@
+import { RequestValidationError, SHADES } from '@threadwork/shared';
+
+/**
+ * The input fields actions and searches share, and one reader for what Zapier hands back. Keys are the v2
+ * field names; dropdowns cascade team → board → list through the `teams`, `boards` and `lists` triggers,
+ * and id fields link to the search that finds them, so a user can add a search step instead.
+ */
+
+export interface InputField {
+  key: string;
+  label: string;
+  helpText: string;
+  required?: boolean;
+  type?: 'string' | 'text' | 'integer' | 'number' | 'boolean' | 'datetime';
+  list?: boolean;
+  dict?: boolean;
+  dynamic?: string;
+  search?: string;
+  choices?: Array<{ value: string; label: string; sample: string }>;
+  placeholder?: string;
+  default?: string;
+  altersDynamicFields?: boolean;
+  /** Simple key-values Zapier hands back with the inputs (`bundle.meta.inputFields`). */
+  meta?: Record<string, string | number | boolean>;
+}
+
+type Options = { required?: boolean; helpText?: string; label?: string };
+
+export const teamField = (options: Options = {}): InputField => ({
+  key: 'team_id',
+  label: options.label ?? 'Team',
+  required: options.required ?? false,
+  dynamic: 'teams.id.name',
+  helpText:
+    options.helpText ??
+    'The team whose boards to choose from. Pick one, or map a team ID (e.g. `team_acme`).',
+});
+
+export const boardField = (options: Options & { altersDynamicFields?: boolean } = {}): InputField => ({
+  key: 'board_id',
+  label: options.label ?? 'Board',
+  required: options.required ?? false,
+  dynamic: 'boards.id.name',
+  helpText:
+    options.helpText ??
+    'The board whose lists to choose from (choose a team first). Pick one, or map a board ID (e.g. `brd_roadmap`).',
+  ...(options.altersDynamicFields ? { altersDynamicFields: true } : {}),
+});
+
+export const listField = (options: Options = {}): InputField => ({
+  key: 'list_id',
+  label: options.label ?? 'List',
+  required: options.required ?? true,
+  dynamic: 'lists.id.name',
+  helpText:
+    options.helpText ??
+    'The list (choose a team and board first). Pick one, or map a list ID (e.g. `lst_todo`).',
+});
+
+export const taskField = (options: Options = {}): InputField => ({
+  key: 'task_id',
+  label: options.label ?? 'Task',
+  required: options.required ?? true,
+  search: 'find_task.id',
+  helpText:
+    options.helpText ??
+    'The task: map its ID from an earlier step (e.g. `tsk_01hq3v7c9e8f`), or add a Find Task search step.',
+});
+
+export const threadField = (options: Options = {}): InputField => ({
+  key: 'thread_id',
+  label: options.label ?? 'Email Thread',
+  required: options.required ?? true,
+  dynamic: 'threads.id.subject',
+  search: 'find_thread.thread_id',
+  helpText:
+    options.helpText ??
+    'The mailbox thread: pick a recent one, or map its hex ID (e.g. `18c2f0a1b2c3d4e5`), or add a Find Email Thread search step.',
+});
+
+const POSITION_CHOICES = [
+  { value: 'top', label: 'Top of the List', sample: 'top' },
+  { value: 'bottom', label: 'Bottom of the List', sample: 'bottom' },
+];
+
+/** Where a task lands: `position` (top by default), or directly below `after_task_id`, which wins. */
+export const placementFields = (what: string): InputField[] => [
+  {
+    key: 'position',
+    label: 'Position',
+    required: false,
+    choices: POSITION_CHOICES,
+    helpText: `Where ${what} lands in the list: the top (the default) or the bottom, e.g. \`bottom\`.`,
+  },
+  {
+    key: 'after_task_id',
+    label: 'Place Below Task',
+    required: false,
+    search: 'find_task.id',
+    helpText: `Place ${what} directly below this task (e.g. \`tsk_01hq3v7c9e8a\`); wins over Position.`,
+  },
+];
+
+function titleCase(value: string): string {
+  return value
+    .split('_')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join(' ');
+}
+
+export const SHADE_CHOICES = SHADES.map((shade) => ({
+  value: shade,
+  label: shade === 'none' ? 'None (Clear the Colour)' : titleCase(shade),
+  sample: shade,
+}));
+
+const TRUE_WORDS = new Set(['true', 'yes', 'y', '1', 'on']);
+const FALSE_WORDS = new Set(['false', 'no', 'n', '0', 'off']);
+
+function invalid(key: string, message: string): RequestValidationError {
+  return new RequestValidationError({
+    message: `${key}: ${message}`,
+    code: 'validation_error',
+    details: [{ path: key, message }],
+  });
+}
+
+/**
+ * Reads `bundle.inputData`. Zapier leaves an unmapped field out or empty, and a mapped value may arrive as
+ * text whatever the field's type, so every reader accepts both; a value that cannot be read is a
+ * validation error naming the field (it becomes a Zapier error with that message).
+ */
+export class Inputs {
+  readonly #data: Record<string, unknown>;
+
+  constructor(data: Record<string, unknown> | undefined) {
+    this.#data = data ?? {};
+  }
+
+  /** A trimmed string; undefined when absent or blank. */
+  text(key: string): string | undefined {
+    const value = this.#data[key];
+    if (value === undefined || value === null) return undefined;
+    if (typeof value === 'string') return value.trim() === '' ? undefined : value.trim();
+    if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+    throw invalid(key, 'must be text');
+  }
+
+  /** Free text kept as it is (bodies, notes): only an absent or blank value is undefined. */
+  body(key: string): string | undefined {
+    const value = this.#data[key];
+    if (value === undefined || value === null || value === '') return undefined;
+    if (typeof value === 'string') return value;
+    if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+    throw invalid(key, 'must be text');
+  }
+
+  required(key: string): string {
+    const value = this.text(key);
+    if (value === undefined) throw invalid(key, 'is required');
+    return value;
+  }
+
+  boolean(key: string): boolean | undefined {
+    const value = this.#data[key];
+    if (value === undefined || value === null || value === '') return undefined;
+    if (typeof value === 'boolean') return value;
+    const word = String(value).trim().toLowerCase();
+    if (TRUE_WORDS.has(word)) return true;
+    if (FALSE_WORDS.has(word)) return false;
+    throw invalid(key, `must be yes or no, not "${String(value)}"`);
+  }
+
+  /** A list field: an array, or (mapped from an earlier step) one comma-separated line. */
+  list(key: string): string[] | undefined {
+    const value = this.#data[key];
+    if (value === undefined || value === null || value === '') return undefined;
+    const items = Array.isArray(value) ? value : String(value).split(',');
+    const strings = items
+      .filter((item) => item !== undefined && item !== null)
+      .map((item) => String(item).trim())
+      .filter((item) => item !== '');
+    return strings.length === 0 ? undefined : strings;
+  }
+
+  /** Email addresses: a list field whose items may each be a comma-separated line (a mapped "a, b"). */
+  addresses(key: string): string[] | undefined {
+    const items = this.list(key)?.flatMap((item) => item.split(','));
+    const addresses = items?.map((item) => item.trim()).filter((item) => item !== '');
+    return addresses === undefined || addresses.length === 0 ? undefined : addresses;
+  }
+
+  /** A dict field (key → value), as the `[{ type, value }]` pairs the v2 CRM objects hold. */
+  pairs(key: string): Array<{ type: string; value: string }> | undefined {
+    const value = this.#data[key];
+    if (value === undefined || value === null || value === '') return undefined;
+    if (typeof value !== 'object' || Array.isArray(value))
+      throw invalid(key, 'must be pairs of type and value');
+    const pairs = Object.entries(value as Record<string, unknown>)
+      .map(([type, item]) => ({ type: type.trim(), value: item === null ? '' : String(item).trim() }))
+      .filter((pair) => pair.type !== '' && pair.value !== '');
+    return pairs.length === 0 ? undefined : pairs;
+  }
+
+  /** One of `choices`; undefined when absent. */
+  choice<const T extends string>(key: string, choices: readonly T[]): T | undefined {
+    const value = this.text(key);
+    if (value === undefined) return undefined;
+    const match = choices.find((choice) => choice === value.toLowerCase());
+    if (match === undefined) throw invalid(key, `must be one of ${choices.join(', ')}, not "${value}"`);
+    return match;
+  }
+
+  /** One of `choices`, required. */
+  requiredChoice<const T extends string>(key: string, choices: readonly T[]): T {
+    const value = this.choice(key, choices);
+    if (value === undefined) throw invalid(key, 'is required');
+    return value;
+  }
+
+  /** Every key with its raw value, for the fields an action builds dynamically. */
+  entries(): Array<[string, unknown]> {
+    return Object.entries(this.#data);
+  }
+}
+
+/** Leaves out undefined values, so a request body (and its idempotency key) holds only what the user gave. */
+export function defined<T extends Record<string, unknown>>(object: T): T {
+  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as T;
+}

@@ -1,0 +1,33 @@
+import { defineAction } from './define.ts';
+import { boardField, defined, listField, placementFields, taskField, teamField } from './fields.ts';
+import { task } from './resources.ts';
+
+export default defineAction({
+  key: 'move_task',
+  noun: 'Task',
+  label: 'Move Task to List',
+  description:
+    'Updates a task by moving it to another list (on any board you can reach), at the top by default.',
+  inputFields: [
+    taskField(),
+    teamField(),
+    boardField(),
+    listField({
+      label: 'Destination List',
+      helpText:
+        'The list to move the task to (choose a team and board first), or map a list ID (e.g. `lst_doing`). Moving to its current list changes nothing.',
+    }),
+    ...placementFields('the task'),
+  ],
+  resource: task,
+  perform: ({ input, v2, idempotencyKey }) =>
+    v2().tasks.move(
+      input.required('task_id'),
+      defined({
+        list_id: input.required('list_id'),
+        position: input.choice('position', ['top', 'bottom']),
+        after_task_id: input.text('after_task_id'),
+      }),
+      { idempotencyKey: idempotencyKey() },
+    ),
+});

@@ -1,0 +1,28 @@
+import { SHADES } from '@threadwork/shared';
+import { defineAction } from './define.ts';
+import { SHADE_CHOICES, taskField } from './fields.ts';
+import { task } from './resources.ts';
+
+export default defineAction({
+  key: 'set_task_color',
+  noun: 'Task',
+  label: 'Set Task Colour',
+  description: 'Updates the colour (shade) of a task; None clears it.',
+  inputFields: [
+    taskField(),
+    {
+      key: 'shade',
+      label: 'Colour',
+      required: true,
+      choices: SHADE_CHOICES,
+      helpText: 'The colour of the card, e.g. `red`; `none` clears it.',
+    },
+  ],
+  resource: task,
+  perform: ({ input, v2, idempotencyKey }) =>
+    v2().tasks.update(
+      input.required('task_id'),
+      { shade: input.requiredChoice('shade', SHADES) },
+      { idempotencyKey: idempotencyKey() },
+    ),
+});

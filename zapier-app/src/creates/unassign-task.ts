@@ -1,0 +1,33 @@
+import { defineAction } from './define.ts';
+import { taskField } from './fields.ts';
+import { unassignment } from './resources.ts';
+
+// v1 items/unassignTask needs the current assignee's email: with the task alone, the app reads the task
+// (v2) first to learn it. An unassigned task is left as it is (`unassigned_email` null).
+export default defineAction({
+  key: 'unassign_task',
+  noun: 'Task',
+  label: 'Unassign Task',
+  description: 'Updates a task so that nobody is assigned to it.',
+  inputFields: [
+    taskField(),
+    {
+      key: 'assignee_email',
+      label: 'Current Assignee Email',
+      required: false,
+      helpText:
+        'Leave empty and the app finds who is assigned; give it (e.g. `bob@example.com`) to unassign only that member.',
+    },
+  ],
+  resource: unassignment,
+  perform: async ({ input, v1, v2, idempotencyKey }) => {
+    const id = input.required('task_id');
+    const given = input.text('assignee_email');
+    const email = given ?? (await v2().tasks.get(id)).assignee?.email ?? undefined;
+    if (email === undefined) return { id, assignee_email: null, unassigned_email: null };
+    // A looked-up assignee is part of the key: the same step run after a reassignment unassigns the new one.
+    const key = given === undefined ? idempotencyKey(email) : idempotencyKey();
+    await v1().unassignTask(id, email, { idempotencyKey: key });
+    return { id, assignee_email: null, unassigned_email: email };
+  },
+});

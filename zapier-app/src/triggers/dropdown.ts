@@ -1,0 +1,46 @@
+/**
+ * The hidden triggers that fill dropdowns. They page with Zapier's cursor (`canPaginate`): the first call
+ * reads the first page, "load more" the next one, from the cursor the previous call stored.
+ */
+import type { Page } from '@threadwork/shared';
+import type { Bundle, Trigger, ZObject } from 'zapier-platform-core';
+import { withZapierErrors } from '../lib/errors.ts';
+
+export const DROPDOWN_PAGE_SIZE = 100;
+
+export interface DropdownOptions<T> {
+  key: string;
+  noun: string;
+  label: string;
+  description: string;
+  inputFields?: Trigger['operation']['inputFields'];
+  /** Loads one page; `cursor` is undefined for the first. */
+  load: (z: ZObject, bundle: Bundle, cursor: string | undefined) => Promise<Page<T> | T[]>;
+  toItem: (value: T) => { id: string } & Record<string, unknown>;
+  sample: { id: string } & Record<string, unknown>;
+  outputFields: Array<{ key: string; label: string }>;
+}
+
+export function dropdownTrigger<T>(options: DropdownOptions<T>): Trigger {
+  const perform = withZapierErrors(async (z: ZObject, bundle: Bundle) => {
+    const cursor = bundle.meta?.page ? (await z.cursor.get()) || undefined : undefined;
+    const result = await options.load(z, bundle, cursor);
+    if (Array.isArray(result)) return result.map(options.toItem);
+    // The cursor is stored only when there is a page to load next ("load more" after the last page does not come).
+    if (result.hasMore && result.nextCursor !== null) await z.cursor.set(result.nextCursor);
+    return result.data.map(options.toItem);
+  });
+  return {
+    key: options.key,
+    noun: options.noun,
+    display: { label: options.label, description: options.description, hidden: true },
+    operation: {
+      type: 'polling',
+      canPaginate: true,
+      ...(options.inputFields === undefined ? {} : { inputFields: options.inputFields }),
+      perform,
+      sample: options.sample,
+      outputFields: options.outputFields,
+    },
+  } as Trigger;
+}

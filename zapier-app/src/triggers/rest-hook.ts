@@ -1,0 +1,163 @@
+/**
+ * One factory for the REST-hook triggers on v1 subscriptions (one trigger per v1 action). Subscribing and
+ * unsubscribing mint a fresh session token first: Zapier does not retry a refresh inside unsubscribe, and a
+ * hook can be switched off long after the connection's token expired. `perform` reads the delivered item
+ * and makes no request; its `id` is the delivery's event id, so a task moved twice triggers twice, and the
+ * task's own id is `task_id`. `performList` reads real v1 items, newest first, as samples.
+ */
+import { V1_ACTION_TARGETS, type V1Action, V1Item } from '@threadwork/shared';
+import type { Bundle, Trigger, ZObject } from 'zapier-platform-core';
+import { exchangeCredentials } from '../authentication.ts';
+import { boardField, listField, teamField } from '../creates/fields.ts';
+import { v1Client } from '../lib/clients.ts';
+import { withZapierErrors } from '../lib/errors.ts';
+import { deliveryHeader } from './hook-request.ts';
+
+/** The name the subscriptions are registered under (the service lists it as the hook's platform). */
+export const API_SERVICE = 'zapier';
+export const EVENT_ID_HEADER = 'x-service-event-id';
+
+/** What a v1 trigger outputs: the item's fields, `id` unique per event and the task's id as `task_id`. */
+export type ItemOutput = V1Item & { task_id: string };
+
+export interface RestHookTriggerOptions {
+  key: string;
+  action: V1Action;
+  noun: string;
+  label: string;
+  /** Begins "Triggers when". */
+  description: string;
+  /** Which items make good samples (all of them when none matches). */
+  sampleFilter?: (item: V1Item) => boolean;
+  sample: ItemOutput;
+}
+
+export const itemOutputFields = [
+  { key: 'id', label: 'Event ID' },
+  { key: 'task_id', label: 'Task ID' },
+  { key: 'title', label: 'Title' },
+  { key: 'notes', label: 'Notes' },
+  { key: 'boardId', label: 'Board ID' },
+  { key: 'boardName', label: 'Board Name' },
+  { key: 'listId', label: 'List ID' },
+  { key: 'listName', label: 'List Name' },
+  { key: 'dateCreated', label: 'Created At', type: 'datetime' },
+  { key: 'dueDate', label: 'Due Date', type: 'datetime' },
+  { key: 'completed', label: 'Completed', type: 'boolean' },
+  { key: 'assignedTo', label: 'Assignee Name' },
+  { key: 'assignedToEmail', label: 'Assignee Email' },
+  { key: 'firstThread__title', label: 'First Email Subject' },
+  { key: 'firstThread__from', label: 'First Email From' },
+  { key: 'firstThread__received', label: 'First Email Received At', type: 'datetime' },
+];
+
+/** A trigger item: the event's id when there is one (a hook delivery), else the task's (a sample). */
+export function itemOutput(item: V1Item, eventId?: string): ItemOutput {
+  return { ...item, id: eventId ?? item.id, task_id: item.id };
+}
+
+export function restHookTrigger(options: RestHookTriggerOptions): Trigger {
+  const target = V1_ACTION_TARGETS[options.action];
+  const entityKey = target.entity === 'list' ? 'list_id' : 'board_id';
+  const inputFields =
+    target.entity === 'list'
+      ? [
+          teamField({ required: false }),
+          boardField({ required: false }),
+          listField({
+            required: true,
+            helpText: 'The list to watch: pick one, or map a list ID, e.g. `lst_leads`.',
+          }),
+        ]
+      : [
+          teamField({ required: false }),
+          boardField({
+            required: true,
+            helpText:
+              'The board to watch (choose a team first): pick one, or map a board ID, e.g. `brd_sales`.',
+          }),
+        ];
+
+  const performSubscribe = withZapierErrors(async (z: ZObject, bundle: Bundle) => {
+    const token = await exchangeCredentials(z, bundle);
+    return v1Client(z, bundle, { token }).subscribe(target.object, {
+      email: String(bundle.authData['email'] ?? ''),
+      action: options.action,
+      entityId: String(bundle.inputData[entityKey] ?? ''),
+      webhookURL: bundle.targetUrl ?? '',
+      apiService: API_SERVICE,
+    });
+  });
+
+  const performUnsubscribe = withZapierErrors(async (z: ZObject, bundle: Bundle) => {
+    const subscriptionId = bundle.subscribeData?.id;
+    if (subscriptionId === undefined) return {};
+    const token = await exchangeCredentials(z, bundle);
+    await v1Client(z, bundle, { token }).unsubscribe(target.object, subscriptionId);
+    return {};
+  });
+
+  const perform = async (z: ZObject, bundle: Bundle) => {
+    const parsed = V1Item.safeParse(bundle.cleanedRequest);
+    if (!parsed.success) {
+      throw new z.errors.Error(
+        'The delivery is not a task from the service; it was ignored.',
+        'invalid_delivery',
+        400,
+      );
+    }
+    const eventId =
+      deliveryHeader(bundle, EVENT_ID_HEADER) ??
+      z.hash('sha256', bundle.rawRequest?.content ?? JSON.stringify(bundle.cleanedRequest));
+    return [itemOutput(parsed.data, eventId)];
+  };
+
+  const performList = withZapierErrors(async (z: ZObject, bundle: Bundle) => {
+    const entityId = String(bundle.inputData[entityKey] ?? '');
+    const client = v1Client(z, bundle);
+    const items = await (target.entity === 'list'
+      ? client.items({ listId: entityId })
+      : client.items({ boardId: entityId }));
+    const preferred = options.sampleFilter === undefined ? items : items.filter(options.sampleFilter);
+    return (preferred.length > 0 ? preferred : items)
+      .toSorted((a, b) => Date.parse(b.dateCreated) - Date.parse(a.dateCreated))
+      .map((item) => itemOutput(item));
+  });
+
+  return {
+    key: options.key,
+    noun: options.noun,
+    display: { label: options.label, description: options.description },
+    operation: {
+      type: 'hook',
+      inputFields,
+      performSubscribe,
+      performUnsubscribe,
+      perform,
+      performList,
+      sample: options.sample,
+      outputFields: itemOutputFields,
+    },
+  } as Trigger;
+}
+
+/** A sample item (what a hook delivers), shared by the v1 triggers' samples. */
+export function sampleItem(overrides: Partial<ItemOutput> = {}): ItemOutput {
+  return {
+    id: 'tsk_65a1f0c2d3e4b5a6c7d8e9f0',
+    task_id: 'tsk_65a1f0c2d3e4b5a6c7d8e9f0',
+    title: 'Call Bob about the quote',
+    boardName: 'Pipeline',
+    boardId: 'brd_sales',
+    listName: 'Leads',
+    listId: 'lst_leads',
+    dateCreated: '2026-01-05T10:00:00.000Z',
+    dueDate: '2026-01-09T17:00:00.000Z',
+    notes: 'He asked for the annual plan.',
+    firstThread: { title: 'Quote', received: '2026-01-05T09:00:00.000Z', from: 'bob@stone.test' },
+    completed: false,
+    assignedTo: 'Ada Lovelace',
+    assignedToEmail: 'ada@example.com',
+    ...overrides,
+  };
+}

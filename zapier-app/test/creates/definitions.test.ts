@@ -1,0 +1,141 @@
+import {
+  Board,
+  Company,
+  Contact,
+  Draft,
+  EmailThread,
+  LinkThreadResult,
+  List,
+  ReorderResult,
+  SentMessage,
+  Task,
+  ThreadAnalysis,
+} from '@threadwork/shared/schemas';
+import { describe, expect, it } from 'vitest';
+import creates from '../../src/creates/index.ts';
+import * as resources from '../../src/creates/resources.ts';
+import searches, { searchOrCreates } from '../../src/searches/index.ts';
+
+// The contract (keys letter for letter) and Zapier's publishing style, checked over every action and search.
+
+const CREATE_KEYS = [
+  'create_task',
+  'create_task_from_thread',
+  'complete_task',
+  'mark_task_incomplete',
+  'assign_task',
+  'unassign_task',
+  'move_task',
+  'reorder_task',
+  'set_task_color',
+  'set_custom_fields',
+  'link_thread',
+  'create_board',
+  'create_list',
+  'create_contact',
+  'update_contact',
+  'create_company',
+  'update_company',
+  'create_draft',
+  'reply_to_thread',
+  'send_email',
+  'change_labels',
+  'set_read_state',
+  'snooze_thread',
+  'analyze_thread',
+];
+const SEARCH_KEYS = ['find_task', 'find_thread', 'find_contact', 'find_company'];
+
+type Field = Record<string, unknown>;
+type Definition = {
+  key: string;
+  noun: string;
+  display: { label: string; description: string };
+  operation: { inputFields: unknown[]; sample: Record<string, unknown>; outputFields: Field[] };
+};
+const all = [...creates, ...searches] as unknown as Definition[];
+
+const SMALL_WORDS = new Set(['a', 'an', 'and', 'as', 'or', 'to', 'of', 'in', 'on', 'from', 'the', 'for']);
+function isTitleCase(label: string): boolean {
+  return label
+    .split(/\s+/)
+    .every((word, index) => (index > 0 && SMALL_WORDS.has(word)) || /^[A-Z0-9(]/.test(word));
+}
+
+describe('the app’s actions and searches', () => {
+  it('are exactly the keys of the contract', () => {
+    expect(creates.map((create) => create.key)).toEqual(CREATE_KEYS);
+    expect(searches.map((search) => search.key)).toEqual(SEARCH_KEYS);
+    expect(searchOrCreates.map(({ search, create }) => [search, create])).toEqual([
+      ['find_task', 'create_task'],
+      ['find_contact', 'create_contact'],
+    ]);
+  });
+
+  it.each(all.map((definition) => [definition.key, definition] as const))(
+    '%s follows the publishing style',
+    (_, definition) => {
+      expect(isTitleCase(definition.display.label), definition.display.label).toBe(true);
+      const verbs = CREATE_KEYS.includes(definition.key) ? /^(Creates|Updates) / : /^Finds /;
+      expect(definition.display.description).toMatch(verbs);
+      expect(definition.display.description).toMatch(/\.$/);
+      expect(Object.keys(definition.operation.sample).length).toBeGreaterThan(0);
+      expect(definition.operation.outputFields.length).toBeGreaterThan(0);
+      for (const field of definition.operation.outputFields) {
+        expect(isTitleCase(String(field['label'])), String(field['label'])).toBe(true);
+      }
+      const plain = definition.operation.inputFields.filter(
+        (field): field is Field => typeof field === 'object',
+      );
+      for (const field of plain) {
+        expect(isTitleCase(String(field['label'])), String(field['label'])).toBe(true);
+        // Every input explains itself with an example.
+        expect(String(field['helpText']), `${definition.key}.${field['key']}`).toMatch(/e\.g\./);
+      }
+    },
+  );
+
+  it('link every id a search can find to that search, and cascade dropdowns team → board → list', () => {
+    const fields = all.flatMap((definition) =>
+      definition.operation.inputFields.filter((field): field is Field => typeof field === 'object'),
+    );
+    const byKey = (key: string) => fields.filter((field) => field['key'] === key);
+    for (const field of byKey('task_id')) expect(field['search']).toBe('find_task.id');
+    for (const field of byKey('thread_id')) {
+      expect(field).toMatchObject({ dynamic: 'threads.id.subject', search: 'find_thread.thread_id' });
+    }
+    for (const field of byKey('contact_id')) expect(field['search']).toBe('find_contact.id');
+    for (const field of byKey('company_id')) expect(field['search']).toBe('find_company.id');
+    for (const field of byKey('team_id')) expect(field['dynamic']).toBe('teams.id.name');
+    for (const field of byKey('board_id')) expect(field['dynamic']).toBe('boards.id.name');
+    for (const field of byKey('list_id')) expect(field['dynamic']).toBe('lists.id.name');
+  });
+
+  it('have samples that are real answers of the service (parsed by the shared schemas)', () => {
+    const schemas = [
+      [resources.task, Task],
+      [resources.board, Board],
+      [resources.list, List],
+      [resources.contact, Contact],
+      [resources.company, Company],
+      [resources.thread, EmailThread],
+      [resources.draft, Draft],
+      [resources.sentMessage, SentMessage],
+      [resources.analysis, ThreadAnalysis],
+      [resources.reorderResult, ReorderResult],
+      [resources.linkThreadResult, LinkThreadResult],
+    ] as const;
+    for (const [resource, schema] of schemas) expect(schema.parse(resource.sample)).toEqual(resource.sample);
+  });
+
+  it('have output fields for the sample’s own fields, with their v2 names at the top level', () => {
+    for (const definition of all) {
+      const keys = new Set(
+        definition.operation.outputFields.map((field) => String(field['key']).split(/__|\[\]/)[0]),
+      );
+      for (const key of Object.keys(definition.operation.sample)) {
+        expect(keys.has(key), `${definition.key}: ${key}`).toBe(true);
+      }
+    }
+  });
+});

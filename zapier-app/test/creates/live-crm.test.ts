@@ -1,0 +1,61 @@
+import type { Company, Contact } from '@threadwork/shared';
+import { afterAll, describe, expect, it } from 'vitest';
+import { IDS, serves, startConnected } from './live.ts';
+
+// The CRM actions and searches against a live reference server, once it serves the CRM routes (the guard
+// goes when they have landed).
+
+const live = await startConnected();
+const origin = live.server.origin;
+
+afterAll(async () => {
+  await live.server.stop();
+});
+
+async function twice(key: string, inputData: Record<string, unknown>) {
+  const first = await live.run('creates', key, inputData);
+  const second = await live.run('creates', key, inputData);
+  expect(second).toEqual(first);
+  return first as Record<string, unknown>;
+}
+
+describe.runIf(await serves(origin, 'POST', '/v2/contacts'))('contacts, live', () => {
+  it('create_contact twice creates one contact; find_contact finds it; update_contact changes it', async () => {
+    const created = await twice('create_contact', {
+      team_id: IDS.paidTeam,
+      name: 'Live Dora Finch',
+      contact_info: { email: 'dora@finch.test' },
+      tags: ['live'],
+      company_name: 'Finch Ltd',
+    });
+    expect(created).toMatchObject({
+      name: 'Live Dora Finch',
+      contact_info: [{ type: 'email', value: 'dora@finch.test' }],
+      company: { name: 'Finch Ltd' },
+    });
+    const found = (await live.run('searches', 'find_contact', {
+      team_id: IDS.paidTeam,
+      q: 'Live Dora',
+    })) as Contact[];
+    expect(found.map((contact) => contact.id)).toEqual([created['id']]);
+    const updated = await twice('update_contact', { contact_id: created['id'], stage: 'Customer' });
+    expect(updated).toMatchObject({ id: created['id'], stage: 'Customer', name: 'Live Dora Finch' });
+  });
+});
+
+describe.runIf(await serves(origin, 'POST', '/v2/companies'))('companies, live', () => {
+  it('create_company twice creates one company; find_company finds it; update_company changes it', async () => {
+    const created = await twice('create_company', {
+      team_id: IDS.paidTeam,
+      name: 'Live Heron Works',
+      company_info: { domain: 'heron.test' },
+    });
+    const found = (await live.run('searches', 'find_company', {
+      team_id: IDS.paidTeam,
+      q: 'Heron',
+    })) as Company[];
+    expect(found.map((company) => company.id)).toEqual([created['id']]);
+    const updated = await twice('update_company', { company_id: created['id'], stage: 'Active' });
+    expect(updated).toMatchObject({ id: created['id'], stage: 'Active', name: 'Live Heron Works' });
+  });
+});

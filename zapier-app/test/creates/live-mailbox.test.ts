@@ -1,0 +1,122 @@
+import type { EmailThread } from '@threadwork/shared';
+import { afterAll, describe, expect, it } from 'vitest';
+import { serves, startConnected, THREADS } from './live.ts';
+
+// The mailbox and AI actions against a live reference server. Their endpoints are arriving on the server
+// route by route: each group runs once the server serves its route (the guard goes when all have landed).
+
+const live = await startConnected();
+const origin = live.server.origin;
+const threadRoute = (action: string) => `/v2/email-threads/${THREADS.roof.id}/${action}`;
+
+afterAll(async () => {
+  await live.server.stop();
+});
+
+async function twice(key: string, inputData: Record<string, unknown>) {
+  const first = await live.run('creates', key, inputData);
+  const second = await live.run('creates', key, inputData);
+  expect(second).toEqual(first);
+  return first as Record<string, unknown>;
+}
+
+async function thread(id: string): Promise<EmailThread> {
+  return live.service.emailThreads.get(id);
+}
+
+async function threadIds(q: string): Promise<string[]> {
+  return (await live.service.emailThreads.search({ q })).data.map((found) => found.thread_id);
+}
+
+describe.runIf(await serves(origin, 'POST', threadRoute('drafts')))('create_draft, live', () => {
+  it('twice in a thread leaves one reply draft there', async () => {
+    const draft = await twice('create_draft', { thread_id: THREADS.roof.id, body: 'Live: thanks Bob' });
+    expect(draft).toMatchObject({ thread_id: THREADS.roof.id, subject: `Re: ${THREADS.roof.subject}` });
+    const drafts = (await live.service.drafts.list()).data.filter(
+      (candidate) => candidate.thread_id === THREADS.roof.id,
+    );
+    expect(drafts.map((candidate) => candidate.draft_id)).toEqual([draft['draft_id']]);
+  });
+
+  it('twice as a new message leaves one draft', async () => {
+    const inputs = { to: ['carol@cafe.test'], subject: 'Live: new draft', body: 'Hello' };
+    const draft = await twice('create_draft', inputs);
+    const drafts = (await live.service.drafts.list()).data.filter(
+      (candidate) => candidate.subject === 'Live: new draft',
+    );
+    expect(drafts.map((candidate) => candidate.draft_id)).toEqual([draft['draft_id']]);
+  });
+});
+
+describe.runIf(await serves(origin, 'POST', threadRoute('reply')))('reply_to_thread, live', () => {
+  it('twice sends one reply', async () => {
+    const before = (await thread(THREADS.lunch.id)).message_ids.length;
+    const sent = await twice('reply_to_thread', { thread_id: THREADS.lunch.id, body: 'Live: see you then' });
+    expect(sent).toMatchObject({ thread_id: THREADS.lunch.id });
+    expect((await thread(THREADS.lunch.id)).message_ids).toHaveLength(before + 1);
+  });
+});
+
+describe.runIf(await serves(origin, 'POST', '/v2/emails'))('send_email, live', () => {
+  it('says which permission is missing: a Zapier connection does not hold the opt-in email.send', async () => {
+    await expect(
+      live.run('creates', 'send_email', { to: 'carol@cafe.test', subject: 'Live: hello', body: 'Hi' }),
+    ).rejects.toThrow(/lacks the permission \\?"email\.send\\?".*Reconnect/);
+  });
+});
+
+describe.runIf(await serves(origin, 'POST', threadRoute('labels')))('change_labels, live', () => {
+  it('offers the mailbox labels as choices, and twice adds and removes once', async () => {
+    const fields = await live.inputFields('change_labels', { thread_id: THREADS.roof.id });
+    const add = fields.find((field) => field['key'] === 'add');
+    expect(add?.['choices']).toEqual(
+      expect.arrayContaining([{ value: 'Label_1', label: 'Clients', sample: 'Label_1' }]),
+    );
+    const result = await twice('change_labels', {
+      thread_id: THREADS.lunch.id,
+      add: ['STARRED'],
+      remove: ['INBOX'],
+    });
+    expect(result).toMatchObject({ thread_id: THREADS.lunch.id });
+    expect(await threadIds('is:starred')).toContain(THREADS.lunch.id);
+    expect(await threadIds('in:inbox')).not.toContain(THREADS.lunch.id);
+  });
+});
+
+describe.runIf(await serves(origin, 'POST', threadRoute('read-state')))('set_read_state, live', () => {
+  it('twice marks the thread read', async () => {
+    expect(await twice('set_read_state', { thread_id: THREADS.roof.id, read: true })).toMatchObject({
+      unread: false,
+    });
+    expect((await thread(THREADS.roof.id)).unread).toBe(false);
+  });
+});
+
+describe.runIf(await serves(origin, 'POST', threadRoute('snooze')))('snooze_thread, live', () => {
+  it('twice snoozes the thread out of the Inbox', async () => {
+    const until = new Date(Date.now() + 7 * 24 * 3600_000).toISOString();
+    await twice('snooze_thread', { thread_id: THREADS.roof.id, until });
+    expect(await threadIds('in:inbox')).not.toContain(THREADS.roof.id);
+  });
+
+  it('a time in the past is refused with what is wrong', async () => {
+    await expect(
+      live.run('creates', 'snooze_thread', { thread_id: THREADS.roof.id, until: '2020-01-01T00:00:00Z' }),
+    ).rejects.toThrow(/until: must be in the future/);
+  });
+});
+
+describe.runIf(await serves(origin, 'POST', threadRoute('analysis')))('analyze_thread, live', () => {
+  it('twice gives one analysis, the one the service then holds', async () => {
+    const analysis = await twice('analyze_thread', { thread_id: THREADS.lunch.id });
+    expect(analysis).toMatchObject({ thread_id: THREADS.lunch.id });
+    expect(await live.service.emailThreads.getAnalysis(THREADS.lunch.id)).toEqual(analysis);
+  });
+});
+
+describe('the guard', () => {
+  it('tells a served route from one the server does not have', async () => {
+    expect(await serves(origin, 'GET', '/v2/email-threads')).toBe(true);
+    expect(await serves(origin, 'POST', '/v2/no-such-route')).toBe(false);
+  });
+});
