@@ -12,6 +12,7 @@ import {
   InsufficientScopeError,
   InternalServerError,
   InvalidJsonError,
+  InvalidRequestError,
   MailboxNotConnectedError,
   MailboxReauthRequiredError,
   NotFoundError,
@@ -29,6 +30,7 @@ import { API_KEY, BASE_URL, errorAnswer, expectRequests } from './client-fixture
 const EXPECTED_CLASS: Record<ErrorCode, typeof ThreadworkError> = {
   validation_error: ValidationError,
   invalid_json: InvalidJsonError,
+  invalid_request: InvalidRequestError,
   unauthenticated: AuthenticationError,
   subscription_required: SubscriptionRequiredError,
   insufficient_scope: InsufficientScopeError,

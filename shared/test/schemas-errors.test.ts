@@ -17,6 +17,7 @@ describe('error codes', () => {
   const expected = {
     validation_error: 400,
     invalid_json: 400,
+    invalid_request: 400,
     unauthenticated: 401,
     subscription_required: 402,
     insufficient_scope: 403,

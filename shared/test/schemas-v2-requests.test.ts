@@ -369,11 +369,10 @@ describe('mailbox requests', () => {
       }
     });
 
-    it('rejects a time that is now or in the past', () => {
-      for (const until of [NOW, '2026-06-01T11:59:59Z', '2026-06-01T13:59:59+02:00']) {
-        const issues = issuesOf(SnoozeRequest, { until });
-        expect(issues.map((issue) => issue.path)).toEqual([['until']]);
-        expect(issues[0]?.message).toMatch(/future/);
+    it('leaves "in the future" to the server, whose clock decides it', () => {
+      // The client's clock may differ from the server's: a past time is the server's 400 to give.
+      for (const until of [NOW, '2026-06-01T11:59:59Z', '2020-01-01T00:00:00Z']) {
+        expect(parseOk(SnoozeRequest, { until })).toEqual({ until });
       }
     });
 

@@ -43,6 +43,10 @@ export class ValidationError extends ThreadworkError {
 export class InvalidJsonError extends ThreadworkError {
   override name = 'InvalidJsonError';
 }
+/** The request could not be read as HTTP (its status may be 400, 417 or 431). */
+export class InvalidRequestError extends ThreadworkError {
+  override name = 'InvalidRequestError';
+}
 /** Missing, wrong or expired credentials (`unauthenticated`). */
 export class AuthenticationError extends ThreadworkError {
   override name = 'AuthenticationError';
@@ -115,6 +119,7 @@ type ErrorClass = new (init: ThreadworkErrorInit) => ThreadworkError;
 export const ERROR_CLASSES = {
   validation_error: ValidationError,
   invalid_json: InvalidJsonError,
+  invalid_request: InvalidRequestError,
   unauthenticated: AuthenticationError,
   subscription_required: SubscriptionRequiredError,
   insufficient_scope: InsufficientScopeError,

@@ -9,6 +9,7 @@ export {
   InsufficientScopeError,
   InternalServerError,
   InvalidJsonError,
+  InvalidRequestError,
   InvalidResponseError,
   MailboxNotConnectedError,
   MailboxReauthRequiredError,

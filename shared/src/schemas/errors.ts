@@ -5,6 +5,9 @@ import { openEnum } from './common.ts';
 export const ERROR_STATUS = {
   validation_error: 400,
   invalid_json: 400,
+  // A request that is not well-formed HTTP or cannot be routed at all (bad percent-encoding, a malformed
+  // request line, headers too large: 431, an expectation the server cannot meet: 417).
+  invalid_request: 400,
   unauthenticated: 401,
   subscription_required: 402,
   insufficient_scope: 403,

@@ -1,11 +1,11 @@
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
-import { ServiceError } from './domain/errors.ts';
+import { invalidField, ServiceError } from './domain/errors.ts';
 import { newRequestId } from './domain/ids.ts';
 import { authTokenRoutes } from './http/auth-token.ts';
 import { installCommitBeforeAnswer } from './http/commit-before-answer.ts';
 import type { AppContext } from './http/context.ts';
 import { controlRoutes } from './http/control.ts';
-import { installErrorHandling } from './http/errors.ts';
+import { ERROR_SERVER_OPTIONS, findNul, installErrorHandling, NUL_MESSAGE } from './http/errors.ts';
 import { installIdempotencyStore } from './http/idempotency.ts';
 import { decorateApp } from './http/request-state.ts';
 import { v1BoardRoutes } from './http/v1/boards.ts';
@@ -13,11 +13,14 @@ import { v1ItemRoutes } from './http/v1/items.ts';
 import { v1ListRoutes } from './http/v1/lists.ts';
 import { v1SubscriptionRoutes } from './http/v1/subscriptions.ts';
 import { v1TeamRoutes } from './http/v1/teams.ts';
+import { analysisRoutes } from './http/v2/analysis.ts';
 import { apiKeyRoutes } from './http/v2/api-keys.ts';
 import { boardRoutes } from './http/v2/boards.ts';
 import { crmRoutes } from './http/v2/crm.ts';
 import { customFieldRoutes } from './http/v2/custom-fields.ts';
+import { draftRoutes } from './http/v2/drafts.ts';
 import { emailRoutes } from './http/v2/email.ts';
+import { emailWriteRoutes } from './http/v2/email-writes.ts';
 import { listRoutes } from './http/v2/lists.ts';
 import { meRoutes } from './http/v2/me.ts';
 import { taskRoutes } from './http/v2/tasks.ts';
@@ -34,6 +37,9 @@ const V2_ROUTES: FastifyPluginAsync[] = [
   listRoutes,
   webhookRoutes,
   emailRoutes,
+  emailWriteRoutes,
+  draftRoutes,
+  analysisRoutes,
   taskRoutes,
   customFieldRoutes,
   apiKeyRoutes,
@@ -48,6 +54,19 @@ const V1_ROUTES: FastifyPluginAsync[] = [
   v1ItemRoutes,
 ];
 
+/** A route as registered: its method and its full path pattern (`/v2/tasks/:id`). */
+export interface RouteSummary {
+  method: string;
+  url: string;
+}
+
+const routeLists = new WeakMap<FastifyInstance, RouteSummary[]>();
+
+/** Every route of an app built by `buildApp`, in registration order (HEAD twins of GET left out). */
+export function routesOf(app: FastifyInstance): readonly RouteSummary[] {
+  return routeLists.get(app) ?? [];
+}
+
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
     logger: ctx.options.logger === false ? false : { level: ctx.options.logger, stream: process.stderr },
@@ -56,6 +75,14 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT_BYTES,
     // Close idle keep-alive sockets on shutdown; in-flight requests still finish.
     forceCloseConnections: 'idle',
+    ...ERROR_SERVER_OPTIONS,
+  });
+  const routes: RouteSummary[] = [];
+  routeLists.set(app, routes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') routes.push({ method, url: route.url });
+    }
   });
   decorateApp(app, ctx);
   installErrorHandling(app);
@@ -68,14 +95,20 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     const text = body as string;
     request.rawBody = text;
     if (text.trim() === '') return done(null, undefined);
+    let parsed: unknown;
     try {
-      done(null, JSON.parse(text));
+      parsed = JSON.parse(text);
     } catch (error) {
       done(
         new ServiceError('invalid_json', `request body is not valid JSON: ${(error as Error).message}`),
         undefined,
       );
+      return;
     }
+    // A NUL can only arrive escaped; the walk runs only when the text holds the escape.
+    const nulAt = text.includes('\\u0000') ? findNul(parsed) : null;
+    if (nulAt !== null) return done(invalidField(nulAt, NUL_MESSAGE), undefined);
+    done(null, parsed);
   });
 
   app.get('/', async () => ({

@@ -1,4 +1,5 @@
 export { BODY_LIMIT_BYTES } from './app.ts';
+export type { HostResolver } from './domain/webhook-targets.ts';
 export { IDEMPOTENCY_TTL_MS } from './http/idempotency.ts';
 export { SESSION_TOKEN_TTL_SECONDS } from './http/session-tokens.ts';
 export type { LogLevel, ServerOptions } from './options.ts';

@@ -1,3 +1,4 @@
+import { type HostResolver, systemResolver } from './domain/webhook-targets.ts';
 import type { SeedInput } from './seed/seed-schema.ts';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
@@ -13,8 +14,10 @@ export interface ServerOptions {
   seed?: SeedInput | string | undefined;
   /** Load the bundled demo workspace when the database is empty. */
   demo?: boolean;
-  /** Accept `http://` loopback webhook targets. */
+  /** Accept webhook targets on loopback (127.0.0.0/8, localhost, [::1]), over http too. See docs/webhooks.md. */
   allowInsecureWebhooks?: boolean;
+  /** Resolves webhook target host names (checked at creation and on every delivery). Default: the system's. */
+  resolveHost?: HostResolver;
   /** Multiplies every webhook retry delay (tests use 0.001). Default 1. */
   webhookTimeScale?: number;
   /** Enable the `/_control` endpoints. */
@@ -42,6 +45,7 @@ export function resolveOptions(options: ServerOptions): ResolvedServerOptions {
     seed: options.seed,
     demo: options.demo ?? false,
     allowInsecureWebhooks: options.allowInsecureWebhooks ?? false,
+    resolveHost: options.resolveHost ?? systemResolver,
     webhookTimeScale: options.webhookTimeScale ?? 1,
     testControl: options.testControl ?? false,
     databaseUrl: options.databaseUrl,

@@ -29,6 +29,7 @@ export async function startServer(input: ServerOptions = {}): Promise<RunningSer
     db: handle.db,
     now: options.now,
     timeScale: options.webhookTimeScale,
+    targets: options,
   });
   try {
     if (options.seed !== undefined) {

@@ -189,12 +189,12 @@ describe('POST /_control/inbound-message', () => {
     const wrong = await deliver({
       mailbox: 'ada',
       thread_id: 'not-hex',
-      message: { from: bob, unread: false },
+      message: { from: bob, colour: 'red' },
     });
     expect(wrong.status).toBe(400);
     expect(wrong.body.error.details.map((detail: { path: string }) => detail.path).sort()).toEqual([
       'mailbox',
-      'message.unread',
+      'message.colour',
       'thread_id',
     ]);
 

@@ -7,7 +7,7 @@ import type { AppContext } from '../src/http/context.ts';
 import { type ServerOptions, startServer } from '../src/index.ts';
 import { freshDatabase } from './helpers/database.ts';
 import { fixtureSeed, SECRETS } from './helpers/fixtures.ts';
-import { type RequestOptions, readBody, type TestServer } from './helpers/server.ts';
+import { offlineResolver, type RequestOptions, readBody, type TestServer } from './helpers/server.ts';
 
 export interface ReceivedRequest {
   path: string;
@@ -22,7 +22,7 @@ export interface ReceivedRequest {
 export type Responder = (request: ReceivedRequest, index: number) => number;
 
 export interface Receiver {
-  /** `http://127.0.0.1:<port>/hook` */
+  /** `http://<host>:<port>/hook` (127.0.0.1 unless told) */
   url: string;
   port: number;
   requests: ReceivedRequest[];
@@ -33,7 +33,11 @@ export interface Receiver {
   listen(): Promise<void>;
 }
 
-export async function startReceiver(respond: Responder = () => 200, port = 0): Promise<Receiver> {
+export async function startReceiver(
+  respond: Responder = () => 200,
+  port = 0,
+  host = '127.0.0.1',
+): Promise<Receiver> {
   const requests: ReceivedRequest[] = [];
   let server: Server | null = null;
   const receiver: Receiver = {
@@ -58,9 +62,9 @@ export async function startReceiver(respond: Responder = () => 200, port = 0): P
         });
       });
       const listening = server;
-      await new Promise<void>((resolve) => listening.listen(receiver.port, '127.0.0.1', resolve));
+      await new Promise<void>((resolve) => listening.listen(receiver.port, host, resolve));
       receiver.port = (listening.address() as AddressInfo).port;
-      receiver.url = `http://127.0.0.1:${receiver.port}/hook`;
+      receiver.url = `http://${host}:${receiver.port}/hook`;
     },
     async close() {
       const closing = server;
@@ -187,6 +191,7 @@ export async function startWebhookServer(options: ServerOptions = {}): Promise<W
     seed: fixtureSeed,
     allowInsecureWebhooks: true,
     webhookTimeScale: 0.001,
+    resolveHost: offlineResolver,
     ...options,
   });
   const call = (root: string, path: string, init: RequestOptions = {}) => {

@@ -1,6 +1,6 @@
 // Row shapes of every table. Booleans are stored as 0/1 integers and JSON as text so that the same
 // columns work on SQLite and PostgreSQL; timestamps are ISO 8601 UTC strings.
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 export interface UsersTable {
   id: string;
@@ -214,6 +214,8 @@ export interface ThreadsTable {
   mailbox_id: string;
   id: string;
   created_at: string;
+  /** Epoch ms of the latest dated message, -1 when none has a date: the search order. */
+  latest_ms: ColumnType<number, number | undefined, number>;
 }
 
 export interface MessagesTable {
@@ -233,6 +235,37 @@ export interface MessagesTable {
   body_html: string | null;
   /** Number of attachments (`has:attachment`); 0 unless given. */
   attachment_count: Generated<number>;
+  /** JSON text: the EmailAddress a reply answers instead of the sender, or null. */
+  reply_to: ColumnType<string | null, string | null | undefined, string | null>;
+  /** JSON text: array of { email, name }; null when the message has no blind copies. */
+  bcc: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** A draft: a message with the DRAFT label, reached by its own draft id. */
+export interface DraftsTable {
+  mailbox_id: string;
+  id: string;
+  message_id: string;
+  updated_at: string;
+}
+
+/** A thread out of the Inbox until `until_ms` (epoch milliseconds, server clock). */
+export interface SnoozesTable {
+  mailbox_id: string;
+  thread_id: string;
+  until_ms: number;
+}
+
+/** The cached classification of a thread, valid while `message_id` is its newest message. */
+export interface ThreadAnalysesTable {
+  mailbox_id: string;
+  thread_id: string;
+  message_id: string;
+  urgency: string;
+  sentiment: string;
+  status: string;
+  analyzed_at: string;
+  model: string;
 }
 
 export interface MessageLabelsTable {
@@ -264,6 +297,9 @@ export interface Database {
   threads: ThreadsTable;
   messages: MessagesTable;
   message_labels: MessageLabelsTable;
+  drafts: DraftsTable;
+  snoozes: SnoozesTable;
+  thread_analyses: ThreadAnalysesTable;
   webhook_subscriptions: WebhookSubscriptionsTable;
   v1_hook_subscriptions: V1HookSubscriptionsTable;
   webhook_deliveries: WebhookDeliveriesTable;

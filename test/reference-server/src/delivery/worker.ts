@@ -20,6 +20,7 @@ import { type Executor, isShared, whenCommitted } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { eventBody } from '../domain/events.ts';
 import type { Outbox } from '../domain/transaction.ts';
+import type { WebhookTargetPolicy } from '../domain/webhook-targets.ts';
 import { activeSecrets, parseSecrets } from '../domain/webhooks.ts';
 import { type AttemptOutcome, type ClaimedDelivery, recordOutcomes } from './outcomes.ts';
 import { createPoster } from './post.ts';
@@ -31,6 +32,8 @@ export interface DeliveryWorkerOptions {
   now: () => Date;
   /** Multiplies every retry delay (`--webhook-time-scale`). */
   timeScale: number;
+  /** The target rule each attempt is checked against, and the resolver it connects through. */
+  targets: WebhookTargetPolicy;
   /** Deliveries posted at the same time. Default 32. */
   concurrency?: number;
   /** Default 15 s. */
@@ -69,7 +72,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const policy = { timeScale: options.timeScale, random: options.random ?? Math.random };
   const onError =
     options.onError ?? ((error) => process.stderr.write(`webhook delivery worker: ${String(error)}\n`));
-  const poster = createPoster(concurrency);
+  const poster = createPoster(concurrency, options.targets);
 
   const inFlight = new Map<string, Promise<void>>();
   let running = false;

@@ -13,7 +13,7 @@ import type { V1HookSubscriptionsTable } from '../db/schema.ts';
 import { requireBoard, requireList } from './access.ts';
 import { invalidField, notFound } from './errors.ts';
 import { subscriptionsChanged } from './events.ts';
-import { checkTargetUrl, type WebhookTargetOptions } from './webhooks.ts';
+import { checkTargetUrl, type WebhookTargetOptions } from './webhook-targets.ts';
 
 function present(row: V1HookSubscriptionsTable): V1Subscription {
   return {

@@ -19,53 +19,10 @@ import { enqueueDelivery, recordTestEvent, subscriptionsChanged } from './events
 import { newId } from './ids.ts';
 import { decodeCursor, encodeCursor, type Page, type PageRequest, paginate } from './pagination.ts';
 import { newSecret } from './secrets.ts';
+import { checkTargetUrl, type WebhookTargetOptions } from './webhook-targets.ts';
 
 /** How long a rotated-out secret keeps signing deliveries. */
 export const PREVIOUS_SECRET_TTL_MS = 24 * 60 * 60 * 1000;
-
-export interface WebhookTargetOptions {
-  /** `--allow-insecure-webhooks`: accept `http://` targets on loopback hosts. */
-  allowInsecureWebhooks: boolean;
-}
-
-/** 127.0.0.0/8, localhost and [::1]: the only hosts an `http://` target may name. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase();
-  if (host === 'localhost' || host === '[::1]') return true;
-  const octets = host.split('.');
-  return (
-    octets.length === 4 &&
-    octets[0] === '127' &&
-    octets.every((octet) => /^\d{1,3}$/.test(octet) && Number(octet) <= 255)
-  );
-}
-
-/**
- * A webhook target must be https; http only for a loopback host and only with
- * `--allow-insecure-webhooks`. Otherwise 400 validation_error naming `path`. Used by v2 and v1 alike.
- */
-export function checkTargetUrl(url: string, options: WebhookTargetOptions, path: string): void {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw invalidField(path, 'must be an absolute https URL');
-  }
-  if (parsed.protocol === 'https:') return;
-  if (parsed.protocol !== 'http:') throw invalidField(path, 'must be an https URL');
-  if (!options.allowInsecureWebhooks) {
-    throw invalidField(
-      path,
-      'must be an https URL (http is accepted only for loopback hosts with --allow-insecure-webhooks)',
-    );
-  }
-  if (!isLoopbackHost(parsed.hostname)) {
-    throw invalidField(
-      path,
-      'must be an https URL; http is accepted only for loopback hosts (127.0.0.0/8, localhost, [::1])',
-    );
-  }
-}
 
 export interface SigningSecret {
   secret: string;

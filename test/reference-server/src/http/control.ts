@@ -8,27 +8,52 @@ import { receiveInboundMessage } from '../domain/mailbox/index.ts';
 import { runInTransaction } from '../domain/transaction.ts';
 import { parseRequest } from './validate.ts';
 
-// The EmailMessage fields a sender controls; the server fills in ids, snippet and unread. Strict, so a
-// misspelt field is reported rather than ignored. `attachment_count` lets tests exercise has:attachment.
+// Every EmailMessage field but `id` (the server assigns it), and `reply_to`: what arriving mail carries.
+// `snippet` defaults to the body's first characters; `unread: true` is the UNREAD label, and the two
+// must agree when both are sent. Strict, so a misspelt field is reported rather than ignored.
+// `attachment_count` lets tests exercise has:attachment.
 const Address = z.strictObject({
   email: z.email({ message: 'must be an email address' }),
   name: z.string().nullable().default(null),
 });
 
-export const InboundMessageRequest = z.strictObject({
-  mailbox: z.email({ message: 'must be an email address' }),
-  thread_id: HexId.optional(),
-  message: z.strictObject({
+const InboundMessage = z
+  .strictObject({
     from: Address,
     to: z.array(Address).optional(),
     cc: z.array(Address).optional(),
     subject: z.string().nullable().optional(),
     date: DateTime.nullable().optional(),
+    snippet: z.string().nullable().optional(),
+    unread: z.boolean().optional(),
+    labels: z.array(NonEmptyString).optional(),
     body_text: z.string().nullable().optional(),
     body_html: z.string().nullable().optional(),
-    labels: z.array(NonEmptyString).optional(),
+    reply_to: Address.nullable().optional(),
     attachment_count: z.number().int().min(0).optional(),
-  }),
+  })
+  .superRefine((message, ctx) => {
+    if (message.unread === undefined || message.labels === undefined) return;
+    if (message.unread !== message.labels.includes('UNREAD')) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['unread'],
+        message: message.unread
+          ? 'unread is true but labels has no UNREAD; add UNREAD or leave one of them out'
+          : 'unread is false but labels has UNREAD; remove UNREAD or leave one of them out',
+      });
+    }
+  })
+  .transform(({ unread, ...message }) => {
+    // Without labels, arriving mail lands in the Inbox, unread unless told otherwise.
+    if (message.labels !== undefined || unread === undefined) return message;
+    return { ...message, labels: unread ? ['INBOX', 'UNREAD'] : ['INBOX'] };
+  });
+
+export const InboundMessageRequest = z.strictObject({
+  mailbox: z.email({ message: 'must be an email address' }),
+  thread_id: HexId.optional(),
+  message: InboundMessage,
 });
 
 export async function controlRoutes(app: FastifyInstance): Promise<void> {

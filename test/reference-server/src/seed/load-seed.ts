@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { perStatement } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { newId } from '../domain/ids.ts';
+import { latestTime } from '../domain/mailbox/threads.ts';
 import { changeCredentials } from '../domain/principal-cache.ts';
 import { hashSecret } from '../domain/secrets.ts';
 import { SYSTEM_LABELS } from '../domain/system-labels.ts';
@@ -237,6 +238,7 @@ async function insertSeed(db: Kysely<Database>, seed: SeedData, loadedAt: string
           mailbox_id: mailboxId,
           id: thread.id,
           created_at: thread.messages[0]?.date ?? loadedAt,
+          latest_ms: latestTime(thread.messages.map((message) => message.date)),
         })),
       );
       const messages = mailbox.threads.flatMap((thread) =>
@@ -257,6 +259,7 @@ async function insertSeed(db: Kysely<Database>, seed: SeedData, loadedAt: string
           snippet: snippetOf(message.body_text),
           body_text: message.body_text,
           body_html: message.body_html,
+          reply_to: message.reply_to === null ? null : json(message.reply_to),
         })),
       );
       await insert(

@@ -120,6 +120,8 @@ const SeedMessage = z.strictObject({
   body_text: nullableString,
   body_html: nullableString,
   labels: z.array(z.string().min(1)).default([]),
+  /** The address a reply answers instead of `from`. */
+  reply_to: Address.nullable().default(null),
 });
 
 const SeedMailbox = z.strictObject({

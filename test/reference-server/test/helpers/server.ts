@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ThreadworkClient } from '@threadwork/shared';
-import { type ServerOptions, startServer } from '../../src/index.ts';
+import { type HostResolver, type ServerOptions, startServer } from '../../src/index.ts';
 import { freshDatabase, spawnDatabaseEnv } from './database.ts';
 import { fixtureSeed, SECRETS } from './fixtures.ts';
 
@@ -40,6 +40,15 @@ function request(origin: string, root: string, path: string, init: RequestOption
 }
 
 /**
+ * The resolver in-process test servers use for webhook target names: `localhost` is 127.0.0.1 and no
+ * other name exists, so no test's webhook ever leaves the machine, not even as a DNS query.
+ */
+export const offlineResolver: HostResolver = async (hostname) => {
+  if (hostname.toLowerCase().replace(/\.$/, '') === 'localhost') return ['127.0.0.1'];
+  throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+};
+
+/**
  * An in-process server on a free port with a fresh database (in memory on SQLite; see database.ts) and
  * the fixture seed by default.
  */
@@ -48,6 +57,7 @@ export async function startTestServer(options: ServerOptions = {}): Promise<Test
     port: 0,
     ...(await freshDatabase(options.db)),
     seed: fixtureSeed,
+    resolveHost: offlineResolver,
     ...options,
   });
   return clientOf(server.origin, () => server.close());

@@ -80,7 +80,7 @@ export class EmailThreadsResource extends Resource {
     );
   }
 
-  /** POST /email-threads/{id}/snooze: `until` must be in the future. */
+  /** POST /email-threads/{id}/snooze: `until` must be in the future on the server's clock (its 400 otherwise). */
   async snooze(
     id: string,
     body: z.input<typeof SnoozeRequest>,

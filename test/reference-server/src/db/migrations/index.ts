@@ -3,6 +3,7 @@ import { coreMigration } from './001_core.ts';
 import { mailboxMigration } from './002_mailbox.ts';
 import { webhooksMigration } from './003_webhooks.ts';
 import { tasksMigration } from './004_tasks.ts';
+import { mailboxWritesMigration } from './005_mailbox_writes.ts';
 import { keysCrmMigration } from './006_keys_crm.ts';
 import type { DialectName } from './columns.ts';
 
@@ -13,6 +14,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     '002_mailbox': mailboxMigration(),
     '003_webhooks': webhooksMigration(dialect),
     '004_tasks': tasksMigration(),
+    '005_mailbox_writes': mailboxWritesMigration(),
     '006_keys_crm': keysCrmMigration(),
   };
   return { getMigrations: async () => migrations };

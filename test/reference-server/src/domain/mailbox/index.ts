@@ -78,6 +78,17 @@ export async function requireConnectedMailbox(db: Executor, userId: string): Pro
 }
 
 /**
+ * The provider of the user's usable mailbox (409 otherwise), with every snoozed thread whose time has
+ * come back in the Inbox: snoozes are woken when the mailbox is next used, on the server's clock, so
+ * no reader ever sees a thread still snoozed after its `until` (docs/mailbox.md, "Snooze").
+ */
+export async function openMailbox(db: Executor, userId: string, now: Date): Promise<MailboxProvider> {
+  const provider = providerFor(db, await requireConnectedMailbox(db, userId));
+  await provider.wakeSnoozed(now);
+  return provider;
+}
+
+/**
  * Tasks linked to a thread that the user can reach: not archived, on a board of one of the user's
  * teams whose subscription is paid, or on the user's own personal board. Oldest task first.
  */
@@ -118,8 +129,7 @@ export async function searchThreads(
   page: PageRequest,
   now: Date,
 ): Promise<Page<EmailThread>> {
-  const mailbox = await requireConnectedMailbox(db, userId);
-  return providerFor(db, mailbox).searchThreads(query, page, now);
+  return (await openMailbox(db, userId, now)).searchThreads(query, page, now);
 }
 
 /** GET /email-threads/{id}: the thread with its linked tasks, and its messages with bodies if asked. */
@@ -128,17 +138,17 @@ export async function getThread(
   userId: string,
   threadId: string,
   options: { messages: boolean },
+  now: Date,
 ): Promise<EmailThread> {
-  const mailbox = await requireConnectedMailbox(db, userId);
-  const thread = await providerFor(db, mailbox).getThread(threadId, { bodies: options.messages });
+  const provider = await openMailbox(db, userId, now);
+  const thread = await provider.getThread(threadId, { bodies: options.messages });
   if (!thread) throw notFound('thread', threadId);
   return { ...thread, linked_tasks: await linkedTasksOf(db, userId, threadId) };
 }
 
 /** GET /email-labels: system labels, then the user's own. */
-export async function listLabels(db: Executor, userId: string): Promise<EmailLabels> {
-  const mailbox = await requireConnectedMailbox(db, userId);
-  return { labels: await providerFor(db, mailbox).listLabels() };
+export async function listLabels(db: Executor, userId: string, now: Date): Promise<EmailLabels> {
+  return { labels: await (await openMailbox(db, userId, now)).listLabels() };
 }
 
 /** A thread of the user's mailbox (null if absent), with its messages oldest first (no bodies needed). */

@@ -392,9 +392,13 @@ export function htmlToText(html: string): string {
 
 const addressWords = (address: SearchableAddress) => [wordsOf(address.name ?? ''), wordsOf(address.email)];
 
+/**
+ * Splits a message into what the matcher compares. The body's words are split on first use: a query
+ * about labels, dates or senders never pays for them.
+ */
 export function indexMessage(message: SearchableMessage): IndexedMessage {
-  const body = message.body_text ?? (message.body_html === null ? '' : htmlToText(message.body_html));
   const time = message.date === null ? null : Date.parse(message.date);
+  let body: string[] | undefined;
   return {
     from: addressWords(message.from),
     fromEmail: message.from.email.toLowerCase(),
@@ -403,7 +407,12 @@ export function indexMessage(message: SearchableMessage): IndexedMessage {
     cc: message.cc.flatMap(addressWords),
     ccEmails: message.cc.map((address) => address.email.toLowerCase()),
     subject: wordsOf(message.subject ?? ''),
-    body: wordsOf(body),
+    get body() {
+      body ??= wordsOf(
+        message.body_text ?? (message.body_html === null ? '' : htmlToText(message.body_html)),
+      );
+      return body;
+    },
     time: time === null || Number.isNaN(time) ? null : time,
     labels: new Set(message.labels),
     attachments: message.attachment_count,
@@ -446,18 +455,25 @@ export interface CompiledQuery {
   matchesThread(messages: readonly IndexedMessage[]): boolean;
 }
 
-export function compileQuery(root: QueryNode, context: SearchContext): CompiledQuery {
+/** Resolves a label as a query names it (id or name, any case) to the mailbox's label ids. */
+export function labelResolver(
+  labels: readonly { id: string; name: string | null }[],
+): (name: string) => ReadonlySet<string> {
   const labelIds = new Map<string, Set<string>>();
   const addLabel = (key: string, id: string) => {
     const ids = labelIds.get(key) ?? new Set<string>();
     ids.add(id);
     labelIds.set(key, ids);
   };
-  for (const label of [...SYSTEM_LABELS, ...context.labels]) {
+  for (const label of [...SYSTEM_LABELS, ...labels]) {
     addLabel(labelKey(label.id), label.id);
     if (label.name !== null) addLabel(labelKey(label.name), label.id);
   }
-  const resolve = (name: string): ReadonlySet<string> => labelIds.get(labelKey(name)) ?? new Set();
+  return (name) => labelIds.get(labelKey(name)) ?? new Set();
+}
+
+export function compileQuery(root: QueryNode, context: SearchContext): CompiledQuery {
+  const resolve = labelResolver(context.labels);
   const owner = context.ownerEmail.toLowerCase();
 
   let includeTrash = false;

@@ -8,7 +8,13 @@ export interface StoredMessage extends SearchableMessage {
   id: string;
   thread_id: string;
   snippet: string | null;
+  /** The address a reply answers instead of `from`; null when the message names none. */
+  reply_to: EmailAddress | null;
+  bcc: EmailAddress[];
 }
+
+/** A draft is not yet mail: it never decides a thread's direction or the message a reply answers. */
+export const isDraft = (message: { labels: readonly string[] }) => message.labels.includes('DRAFT');
 
 export interface ViewOptions {
   /** Include body_text and body_html (include=messages, scope email.body.read). */
@@ -21,6 +27,16 @@ const SNIPPET_LENGTH = 120;
 export function snippetOf(bodyText: string | null, bodyHtml: string | null): string | null {
   const text = bodyText ?? (bodyHtml === null ? null : htmlToText(bodyHtml));
   return text === null ? null : text.replace(/\s+/g, ' ').trim().slice(0, SNIPPET_LENGTH);
+}
+
+/** A thread's sort key: the time (epoch ms) of its latest dated message, -1 when none has a date. */
+export function latestTime(dates: readonly (string | null)[]): number {
+  let latest = -1;
+  for (const date of dates) {
+    const time = date === null ? Number.NaN : Date.parse(date);
+    if (!Number.isNaN(time) && time > latest) latest = time;
+  }
+  return latest;
 }
 
 /** Oldest first; messages without a date before dated ones, then by id, so the order is stable. */
@@ -83,6 +99,7 @@ export function threadView(input: ThreadViewInput, options: ViewOptions): EmailT
   const first = messages[0];
   const latest = messages.at(-1);
   const latestDated = messages.findLast((message) => message.date !== null);
+  const latestMail = messages.findLast((message) => !isDraft(message));
   const view: EmailThread = {
     provider: input.providerId,
     thread_id: input.threadId,
@@ -91,8 +108,8 @@ export function threadView(input: ThreadViewInput, options: ViewOptions): EmailT
     participants: participantsOf(messages),
     latest_message_at: latestDated?.date ?? null,
     snippet: latest?.snippet ?? null,
-    direction: latest
-      ? latest.from.email.toLowerCase() === input.ownerEmail.toLowerCase()
+    direction: latestMail
+      ? latestMail.from.email.toLowerCase() === input.ownerEmail.toLowerCase()
         ? 'outbound'
         : 'inbound'
       : null,

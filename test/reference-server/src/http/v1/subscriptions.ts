@@ -4,6 +4,7 @@ import { V1_OBJECTS, V1SubscribeRequest, V1UnsubscribeRequest } from '@threadwor
 import type { FastifyInstance } from 'fastify';
 import { runInTransaction } from '../../domain/transaction.ts';
 import { subscribeV1, unsubscribeV1 } from '../../domain/v1-hooks.ts';
+import { checkWebhookTarget } from '../../domain/webhook-targets.ts';
 import { v1Guard } from '../guards.ts';
 import { principalOf } from '../request-state.ts';
 import { parseRequest } from '../validate.ts';
@@ -12,6 +13,8 @@ export async function v1SubscriptionRoutes(app: FastifyInstance): Promise<void> 
   for (const object of V1_OBJECTS) {
     app.post(`/${object}/subscribe`, { preHandler: v1Guard() }, async (request, reply) => {
       const input = parseRequest(V1SubscribeRequest, request.body, 'body');
+      // The resolving part of the target rule runs before the transaction: no write waits on DNS.
+      await checkWebhookTarget(input.webhookURL, app.ctx.options, 'webhookURL');
       const userId = principalOf(request).userId;
       const options = { allowInsecureWebhooks: app.ctx.options.allowInsecureWebhooks };
       const subscription = await runInTransaction(app.ctx, (tx) =>

@@ -29,14 +29,20 @@ export async function emailRoutes(app: FastifyInstance): Promise<void> {
       const { include } = parseRequest(GetThreadQuery, request.query, 'query');
       // Bodies need their own scope; metadata alone is enough without include.
       if (include === 'messages') await requireBodyScope.call(app, request, reply);
-      const thread = await getThread(app.ctx.db, principalOf(request).userId, request.params.id, {
-        messages: include === 'messages',
-      });
+      const thread = await getThread(
+        app.ctx.db,
+        principalOf(request).userId,
+        request.params.id,
+        {
+          messages: include === 'messages',
+        },
+        app.ctx.now(),
+      );
       return ok(reply, thread);
     },
   );
 
   app.get('/email-labels', { preHandler: v2Guard('email.metadata.read') }, async (request, reply) =>
-    ok(reply, await listLabels(app.ctx.db, principalOf(request).userId)),
+    ok(reply, await listLabels(app.ctx.db, principalOf(request).userId, app.ctx.now())),
   );
 }

@@ -6,6 +6,7 @@ import {
 } from '@threadwork/shared/schemas';
 import type { FastifyInstance } from 'fastify';
 import { runInTransaction } from '../../domain/transaction.ts';
+import { checkWebhookTarget } from '../../domain/webhook-targets.ts';
 import {
   createSubscription,
   deleteSubscription,
@@ -27,9 +28,12 @@ type ById = { Params: { id: string } };
 export async function webhookRoutes(app: FastifyInstance): Promise<void> {
   const guard = v2Guard('webhooks.manage');
   const targetOptions = () => ({ allowInsecureWebhooks: app.ctx.options.allowInsecureWebhooks });
+  // The resolving part of the target rule runs before the transaction: no write waits on DNS.
+  const checkTarget = (url: string) => checkWebhookTarget(url, app.ctx.options, 'target_url');
 
   app.post('/webhooks/subscriptions', { preHandler: guard }, async (request, reply) => {
     const input = parseRequest(CreateWebhookRequest, request.body, 'body');
+    await checkTarget(input.target_url);
     const userId = principalOf(request).userId;
     const created = await runInTransaction(app.ctx, (tx) =>
       createSubscription(tx, userId, input, targetOptions(), app.ctx.now()),
@@ -49,6 +53,7 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
 
   app.patch<ById>('/webhooks/subscriptions/:id', { preHandler: guard }, async (request, reply) => {
     const patch = parseRequest(UpdateWebhookRequest, request.body, 'body');
+    if (patch.target_url !== undefined) await checkTarget(patch.target_url);
     const userId = principalOf(request).userId;
     const updated = await runInTransaction(app.ctx, (tx) =>
       updateSubscription(tx, userId, request.params.id, patch, targetOptions()),
