@@ -14,7 +14,7 @@ import {
   launchWithExtension,
   MAILBOX_URL,
 } from './helpers/browser.ts';
-import { type RunningServer, SEED, servesApiKeys, startServer } from './helpers/server.ts';
+import { type RunningServer, SEED, startServer } from './helpers/server.ts';
 
 /** The two calls of `chrome.tabs` the shortcut test makes inside the service worker. */
 interface TabsApi {
@@ -204,8 +204,7 @@ describe('the extension in the mailbox', () => {
     await page.close();
   });
 
-  it('manages API keys in the API tab (when the server serves /v2/api-keys)', async (context) => {
-    if (!(await servesApiKeys(server.origin))) context.skip();
+  it('manages API keys in the API tab', async () => {
     const page = await browser.context.newPage();
     await page.goto(`chrome-extension://${browser.extensionId}/options.html`);
     await page.getByRole('tab', { name: 'API keys' }).click();

@@ -13,7 +13,7 @@ import {
 import { parseOk, rejectedPaths } from './schema-examples.ts';
 
 describe('error codes', () => {
-  /** The statuses decided in the design document, code by code. */
+  /** The statuses docs/error-codes.md records, code by code. */
   const expected = {
     validation_error: 400,
     invalid_json: 400,
@@ -110,7 +110,7 @@ describe('scopes', () => {
     'keys.manage',
   ];
 
-  it('knows every scope of the design document', () => {
+  it('knows every scope of docs/scopes-and-keys.md', () => {
     expect([...SCOPES].sort()).toEqual([...designScopes].sort());
     expect(Scope.safeParse('email.everything').success).toBe(false);
   });

@@ -74,14 +74,3 @@ export function startServer(): Promise<RunningServer> {
     });
   });
 }
-
-/**
- * Whether the server has the API-key routes (`/v2/api-keys`); the live API-tab test runs only then.
- * Remove this guard once every server in use has them.
- */
-export async function servesApiKeys(origin: string): Promise<boolean> {
-  const answer = await fetch(`${origin}/v2/api-keys`, { headers: { authorization: `Bearer ${SEED.v2Key}` } });
-  if (answer.ok) return true;
-  const body = (await answer.json().catch(() => null)) as { error?: { message?: string } } | null;
-  return !(answer.status === 404 && body?.error?.message?.startsWith('no route'));
-}

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { openEnum } from './common.ts';
 
-/** Every error code the service answers with, and the HTTP status that goes with it (DESIGN.md). */
+/** Every error code the service answers with, and the HTTP status that goes with it (docs/error-codes.md). */
 export const ERROR_STATUS = {
   validation_error: 400,
   invalid_json: 400,

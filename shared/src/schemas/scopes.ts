@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Every v2 scope (DESIGN.md). */
+/** Every v2 scope (docs/scopes-and-keys.md). */
 export const SCOPES = [
   'boards.read',
   'boards.write',

@@ -15,7 +15,9 @@ import { v1ListRoutes } from './http/v1/lists.ts';
 import { v1SubscriptionRoutes } from './http/v1/subscriptions.ts';
 import { v1TeamRoutes } from './http/v1/teams.ts';
 import { analysisRoutes } from './http/v2/analysis.ts';
+import { apiKeyRoutes } from './http/v2/api-keys.ts';
 import { boardRoutes } from './http/v2/boards.ts';
+import { crmRoutes } from './http/v2/crm.ts';
 import { customFieldRoutes } from './http/v2/custom-fields.ts';
 import { draftRoutes } from './http/v2/drafts.ts';
 import { emailRoutes } from './http/v2/email.ts';
@@ -41,6 +43,8 @@ const V2_ROUTES: FastifyPluginAsync[] = [
   analysisRoutes,
   taskRoutes,
   customFieldRoutes,
+  apiKeyRoutes,
+  crmRoutes,
 ];
 /** Route plugins of the v1 face, mounted under `/api/v1`. */
 const V1_ROUTES: FastifyPluginAsync[] = [

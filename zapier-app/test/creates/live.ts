@@ -72,13 +72,3 @@ export async function startConnected(): Promise<Connected> {
       ) as Promise<Array<Record<string, unknown>>>,
   };
 }
-
-/**
- * Whether the live server has a route: an unknown route answers 404 before any credential is checked, a
- * known one 401 without credentials. Guards the tests of endpoints still being added to the server.
- */
-export async function serves(origin: string, method: string, path: string): Promise<boolean> {
-  const response = await fetch(`${origin}${path}`, { method });
-  await response.arrayBuffer();
-  return response.status !== 404;
-}

@@ -78,7 +78,7 @@ export const Mailbox = z.looseObject({
 });
 export type Mailbox = z.infer<typeof Mailbox>;
 
-/** A sent message: what reply and send answer (the spec leaves it open; DESIGN.md decides). */
+/** A sent message: what reply and send answer (the API documents leave it open; see docs/README.md). */
 export const SentMessage = z.looseObject({ message_id: z.string(), thread_id: z.string() });
 export type SentMessage = z.infer<typeof SentMessage>;
 

@@ -13,6 +13,16 @@ export const SUBSCRIPTION_STATUSES = [
   'unknown',
 ] as const;
 export const SubscriptionStatus = z.enum(SUBSCRIPTION_STATUSES);
+export type SubscriptionStatus = z.infer<typeof SubscriptionStatus>;
+
+/** The statuses that still grant a plan: `paid` is a plan other than `free` in one of these. */
+export const PAID_STATUSES = [
+  'active',
+  'trialing',
+  'past_due',
+  'cancel_pending',
+  'migration_pending',
+] as const satisfies readonly SubscriptionStatus[];
 
 /** Null when the team has no subscription record. `paid` is the same check the API gates on. */
 export const SubscriptionSummary = z

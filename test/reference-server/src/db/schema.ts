@@ -132,6 +132,8 @@ export interface CompaniesTable {
   company_info: string;
   /** JSON text: array of strings. */
   tags: string;
+  /** 1 for the team's default company (contacts created without a company join it). */
+  is_default: Generated<number>;
   created_at: string;
 }
 

@@ -1,21 +1,15 @@
 // Who may see what, and the one paid check every gated endpoint uses.
-import type { SubscriptionSummary } from '@threadwork/shared/schemas';
+import { PAID_STATUSES, type SubscriptionSummary } from '@threadwork/shared/schemas';
 import type { Executor } from '../db/database.ts';
 import { prepareQuery, textParam } from '../db/prepared.ts';
 import type { BoardsTable } from '../db/schema.ts';
 import { notFound, ServiceError } from './errors.ts';
 
-const PAID_STATUSES: ReadonlySet<string> = new Set([
-  'active',
-  'trialing',
-  'past_due',
-  'cancel_pending',
-  'migration_pending',
-]);
+const PAID: ReadonlySet<string> = new Set(PAID_STATUSES);
 
 /** Paid: a plan that is not `free`, in a status that still grants the plan. */
 export function isPaid(plan: string | null, status: string): boolean {
-  return plan !== null && plan !== 'free' && PAID_STATUSES.has(status);
+  return plan !== null && plan !== 'free' && PAID.has(status);
 }
 
 export function subscriptionSummary(
@@ -46,6 +40,12 @@ export interface ListAccess {
 
 /** A team the user belongs to, with its subscription; 404 otherwise. Not gated. */
 export async function findMemberTeam(db: Executor, userId: string, teamId: string): Promise<TeamAccess> {
+  const team = await memberTeam(db, userId, teamId);
+  if (!team) throw notFound('team', teamId);
+  return team;
+}
+
+async function memberTeam(db: Executor, userId: string, teamId: string): Promise<TeamAccess | undefined> {
   const row = await db
     .selectFrom('teams')
     .innerJoin('team_members', (join) =>
@@ -55,8 +55,7 @@ export async function findMemberTeam(db: Executor, userId: string, teamId: strin
     .select(['teams.id', 'teams.name', 'subscriptions.plan', 'subscriptions.status'])
     .where('teams.id', '=', teamId)
     .executeTakeFirst();
-  if (!row) throw notFound('team', teamId);
-  return { id: row.id, name: row.name, subscription: subscriptionSummary(row) };
+  return row && { id: row.id, name: row.name, subscription: subscriptionSummary(row) };
 }
 
 /** 402 unless the subscription is paid. */
@@ -73,6 +72,23 @@ export function assertPaid(subscription: SubscriptionSummary, teamId: string): v
 /** A team the user belongs to and whose subscription is paid: the gate of every team resource. */
 export async function requirePaidTeam(db: Executor, userId: string, teamId: string): Promise<TeamAccess> {
   const team = await findMemberTeam(db, userId, teamId);
+  assertPaid(team.subscription, team.id);
+  return team;
+}
+
+/**
+ * The paid team that owns a team resource (a contact, a company): 404 naming the resource itself when
+ * the user is no member, so that its id reveals nothing; 402 when the team is unpaid.
+ */
+export async function requireTeamResource(
+  db: Executor,
+  userId: string,
+  teamId: string,
+  what: string,
+  id: string,
+): Promise<TeamAccess> {
+  const team = await memberTeam(db, userId, teamId);
+  if (!team) throw notFound(what, id);
   assertPaid(team.subscription, team.id);
   return team;
 }
@@ -124,12 +140,42 @@ const selectListAccess = prepareQuery((db: Executor, userId: string, listId: str
     .where('lists.id', '=', textParam(listId)),
 );
 
+/**
+ * What decides whether a user reaches a board: its team (null for a personal board) and owner, whether
+ * the user is a member of that team (`member_id`, null if not), and the team's plan and status.
+ */
+export interface BoardAccessFacts {
+  team_id: string | null;
+  owner_id: string | null;
+  member_id: string | null;
+  plan: string | null;
+  status: string | null;
+}
+
+/**
+ * The one access rule, used by every area (boards, lists, tasks, events, mailbox): a team board is seen
+ * by the team's members, a personal board by its owner (`hidden` otherwise, which the API answers
+ * 404); a team board whose team is unpaid is `unpaid` (402). Only `open` boards may be read or changed.
+ */
+export function boardAccess(facts: BoardAccessFacts, userId: string): 'open' | 'hidden' | 'unpaid' {
+  if (facts.team_id === null) return facts.owner_id === userId ? 'open' : 'hidden';
+  if (facts.member_id === null) return 'hidden';
+  return facts.status !== null && isPaid(facts.plan, facts.status) ? 'open' : 'unpaid';
+}
+
+/** `boardAccess` as the API answers it: false when hidden (the caller answers 404), 402 when unpaid. */
+export function checkBoardAccess(facts: BoardAccessFacts, userId: string): boolean {
+  const access = boardAccess(facts, userId);
+  if (access === 'hidden') return false;
+  if (access === 'unpaid') assertPaid(subscriptionSummary(facts), facts.team_id!);
+  return true;
+}
+
 type BoardAccessRow = NonNullable<Awaited<ReturnType<typeof selectBoardAccess.executeTakeFirst>>>;
 
 /** The board of an access row if the user may see it (null otherwise); 402 when its team is unpaid. */
 function boardAccessOf(row: BoardAccessRow, userId: string): BoardAccess | null {
-  const visible = row.team_id === null ? row.owner_id === userId : row.member_id !== null;
-  if (!visible) return null;
+  if (!checkBoardAccess(row, userId)) return null;
   const access: BoardAccess = {
     id: row.id,
     team_id: row.team_id,
@@ -140,7 +186,6 @@ function boardAccessOf(row: BoardAccessRow, userId: string): BoardAccess | null 
     created_at: row.created_at,
     subscription: subscriptionSummary(row),
   };
-  if (access.team_id !== null) assertPaid(access.subscription, access.team_id);
   return access;
 }
 

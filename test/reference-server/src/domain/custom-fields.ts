@@ -15,6 +15,7 @@ import { requireBoard } from './access.ts';
 import { invalidField, notFound, ServiceError } from './errors.ts';
 import { newId } from './ids.ts';
 import { type Page, type PageRequest, paginate } from './pagination.ts';
+import { recordFieldValueChanges } from './tasks/record.ts';
 
 /** Option types whose value holds at most one option id. */
 const SINGLE_OPTION_TYPES: ReadonlySet<string> = new Set(['select', 'status']);
@@ -177,15 +178,16 @@ export async function createCustomField(
 /**
  * Renames a field, replaces its options, or changes `display_on_card`. Options replace the set: an
  * item with an id keeps (and relabels) that option, one without adds an option, and an option left
- * out is removed, from the field and from every task value that held it (those tasks are answered in
- * `changedTaskIds`: their events are the tasks domain's). AI fields are read-only.
+ * out is removed, from the field and from every task value that held it; each such task records
+ * task.updated, as a PATCH of its value would. AI fields are read-only.
  */
 export async function updateCustomField(
   db: Executor,
   userId: string,
   fieldId: string,
   patch: UpdateCustomFieldRequest,
-): Promise<{ field: CustomField; changedTaskIds: string[] }> {
+  now: Date,
+): Promise<CustomField> {
   const field = await requireField(db, userId, fieldId);
   if (field.ai) {
     throw new ServiceError(
@@ -234,7 +236,8 @@ export async function updateCustomField(
     display_on_card: patch.display_on_card ?? field.display_on_card,
     options,
   });
-  return { field: updated, changedTaskIds };
+  await recordFieldValueChanges(db, changedTaskIds, now);
+  return updated;
 }
 
 /** Answers the tasks whose value lost a removed option. */

@@ -1,20 +1,15 @@
-import { PAGE_LIMIT_DEFAULT } from '@threadwork/shared/schemas';
+import { PAGE_LIMIT_DEFAULT, type PaginationMeta, type PaginationQuery } from '@threadwork/shared/schemas';
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import { ServiceError } from './errors.ts';
 
 /** The values of a row's sort key, in sort order; the last one is always a unique id. */
 export type CursorKey = readonly (string | number)[];
 
-export interface PageRequest {
-  limit?: number | undefined;
-  cursor?: string | undefined;
-}
+/** What a list endpoint's query asks of a page (the shared `PaginationQuery`; domain callers may omit both). */
+export type PageRequest = Partial<PaginationQuery>;
 
-export interface Pagination {
-  next_cursor: string | null;
-  has_more: boolean;
-  limit: number;
-}
+/** `meta.pagination` of a list answer. */
+export type Pagination = PaginationMeta;
 
 export interface Page<T> {
   items: T[];

@@ -1,7 +1,10 @@
 // Authenticated principals, remembered per database so that a request with a known credential costs
-// no query and no key derivation. Keys are only ever written by the seed loader today; whatever writes
-// or deletes an API key (or changes its user) must call `forgetPrincipals` in the same breath. On a
-// shared database (PostgreSQL) another process may delete a key, so nothing is cached there.
+// no query and no key derivation. The cache is kept right by construction, not by convention:
+// - every write to API keys or users goes through `changeCredentials`, which forgets every cached
+//   principal once the write has run (committed or not);
+// - a principal read from the database is cached only if no credential change began since the read
+//   began (`credentialGeneration`), so a read racing a revocation cannot put the revoked key back.
+// On a shared database (PostgreSQL) another process may revoke a key, so nothing is cached there.
 import { type Executor, isShared, perDatabase } from '../db/database.ts';
 import type { Principal } from './principal.ts';
 
@@ -20,34 +23,67 @@ interface Entry extends CachedPrincipal {
   staleAt: number;
 }
 
-const cacheOf = perDatabase(() => new Map<string, Entry>());
+interface PrincipalCache {
+  entries: Map<string, Entry>;
+  /** Grows whenever credentials may have changed. */
+  generation: number;
+}
+
+const cacheOf = perDatabase((): PrincipalCache => ({ entries: new Map(), generation: 0 }));
 
 /** The principal cached under `credential` (a key digest or a session token, each with its own prefix). */
 export function cachedPrincipal(db: Executor, credential: string): CachedPrincipal | undefined {
-  const cache = cacheOf(db);
-  const entry = cache.get(credential);
+  const { entries } = cacheOf(db);
+  const entry = entries.get(credential);
   if (entry === undefined) return undefined;
   if (entry.staleAt <= Date.now()) {
-    cache.delete(credential);
+    entries.delete(credential);
     return undefined;
   }
   return entry;
 }
 
+/** Taken before reading a principal from the database, and handed back to `cachePrincipal`. */
+export function credentialGeneration(db: Executor): number {
+  return cacheOf(db).generation;
+}
+
+/**
+ * Remembers a principal read while the credentials were at `readAt` (see `credentialGeneration`);
+ * a no-op if they changed since, as what was read may already be stale.
+ */
 export function cachePrincipal(
   db: Executor,
   credential: string,
   principal: Principal,
+  readAt: number,
   expiresAt: number | null = null,
 ): void {
   if (isShared(db)) return;
   const cache = cacheOf(db);
+  if (cache.generation !== readAt) return;
+  const { entries } = cache;
   // Bounded: the oldest entry makes room (Map keeps insertion order).
-  if (cache.size >= MAX_ENTRIES && !cache.has(credential)) cache.delete(cache.keys().next().value!);
-  cache.set(credential, { principal, expiresAt, staleAt: Date.now() + PRINCIPAL_TTL_MS });
+  if (entries.size >= MAX_ENTRIES && !entries.has(credential)) entries.delete(entries.keys().next().value!);
+  entries.set(credential, { principal, expiresAt, staleAt: Date.now() + PRINCIPAL_TTL_MS });
 }
 
-/** Drops every cached principal of this database: call after any write to `api_keys` or `users`. */
+/** Drops every cached principal of this database (and anything being read into it right now). */
 export function forgetPrincipals(db: Executor): void {
-  cacheOf(db).clear();
+  const cache = cacheOf(db);
+  cache.generation++;
+  cache.entries.clear();
+}
+
+/**
+ * The one way to write `api_keys` or `users`: runs `write`, then forgets every cached principal,
+ * whether the write committed or failed. Principals read while it runs are not cached.
+ */
+export async function changeCredentials<T>(db: Executor, write: () => Promise<T>): Promise<T> {
+  forgetPrincipals(db);
+  try {
+    return await write();
+  } finally {
+    forgetPrincipals(db);
+  }
 }

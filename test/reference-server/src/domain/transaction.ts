@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { type Executor, transact } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import type { ResolvedServerOptions } from '../options.ts';
-import { subscriptionsChanged } from './events.ts';
+import { subscriptionsChanged } from './events/listeners.ts';
 
 /** The delivery worker as the domain sees it: told when the outbox has something new. */
 export interface Outbox {

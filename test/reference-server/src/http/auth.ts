@@ -3,7 +3,7 @@ import { DEFAULT_SCOPES, SCOPES, type Scope } from '@threadwork/shared/schemas';
 import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { ServiceError } from '../domain/errors.ts';
 import type { Principal } from '../domain/principal.ts';
-import { cachedPrincipal, cachePrincipal } from '../domain/principal-cache.ts';
+import { cachedPrincipal, cachePrincipal, credentialGeneration } from '../domain/principal-cache.ts';
 import { digestsEqual, hashSecret } from '../domain/secrets.ts';
 import { principalOf } from './request-state.ts';
 
@@ -21,6 +21,7 @@ async function principalFromBearer(request: FastifyRequest, secret: string): Pro
   const credential = `v2:${digest}`;
   const cached = cachedPrincipal(db, credential);
   if (cached) return cached.principal;
+  const readAt = credentialGeneration(db);
   const row = await db
     .selectFrom('api_keys')
     .innerJoin('users', 'users.id', 'api_keys.user_id')
@@ -47,7 +48,7 @@ async function principalFromBearer(request: FastifyRequest, secret: string): Pro
     keyType: 'v2',
     scopes: new Set(scopes),
   };
-  cachePrincipal(db, credential, principal);
+  cachePrincipal(db, credential, principal, readAt);
   return principal;
 }
 
@@ -61,7 +62,8 @@ async function principalFromSessionToken(request: FastifyRequest, token: string)
   }
   const claims = tokens.verify(token);
   if (!claims) throw unauthenticated('the session token is not valid or has expired; request a new one');
-  // The key must still exist: deleting a legacy key ends its sessions (and must forget principals).
+  // The key must still exist: revoking a legacy key ends the sessions minted from it.
+  const readAt = credentialGeneration(db);
   const row = await db
     .selectFrom('api_keys')
     .innerJoin('users', 'users.id', 'api_keys.user_id')
@@ -79,7 +81,7 @@ async function principalFromSessionToken(request: FastifyRequest, token: string)
     keyType: 'token',
     scopes: TOKEN_SCOPES,
   };
-  cachePrincipal(db, credential, principal, claims.exp);
+  cachePrincipal(db, credential, principal, readAt, claims.exp);
   return principal;
 }
 

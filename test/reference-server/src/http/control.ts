@@ -59,7 +59,7 @@ export const InboundMessageRequest = z.strictObject({
 export async function controlRoutes(app: FastifyInstance): Promise<void> {
   if (!app.ctx.options.testControl) return;
 
-  // Answers the bare `{ thread_id, message_id }` (DESIGN.md), not the v2 envelope.
+  // Answers the bare `{ thread_id, message_id }` (docs/reference-server.md), not the v2 envelope.
   app.post('/_control/inbound-message', async (request, reply) => {
     const input = parseRequest(InboundMessageRequest, request.body, 'body');
     const created = await runInTransaction(app.ctx, (tx) => receiveInboundMessage(tx, input, app.ctx.now()));

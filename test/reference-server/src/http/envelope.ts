@@ -26,10 +26,25 @@ interface RenderedPage {
 const renderedPagesOf = perDatabase(() => new Map<string, RenderedPage>());
 
 /**
- * `ok` for a page, kept under `key` (which must name everything the page depends on besides the data:
- * the route, the reader and the query) while the database is unchanged.
+ * A paged read whose answers are kept, rendered, while the database is unchanged. The cache builds
+ * its own key from the reader's name and everything `read` is given (the caller and the parsed query),
+ * and `read` is given nothing else: a page can only depend on what its key names.
+ *
+ * ```ts
+ * const tasksPage = keptPages('tasks', (db, userId, query: ListTasksQuery) => listTasks(db, userId, …));
+ * app.get('/tasks', …, (request, reply) => tasksPage(reply, db, userId, query));
+ * ```
  */
-export async function okPage<T>(
+export function keptPages<Query, T>(
+  name: string,
+  read: (db: Executor, userId: string, query: Query) => Promise<Page<T>>,
+): (reply: FastifyReply, db: Executor, userId: string, query: Query) => Promise<FastifyReply> {
+  return (reply, db, userId, query) =>
+    okPage(reply, db, JSON.stringify([name, userId, query]), () => read(db, userId, query));
+}
+
+/** `ok` for a page, kept under `key` while the database is unchanged. */
+async function okPage<T>(
   reply: FastifyReply,
   db: Executor,
   key: string,

@@ -4,10 +4,10 @@ import { perStatement } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { newId } from '../domain/ids.ts';
 import { latestTime } from '../domain/mailbox/threads.ts';
-import { forgetPrincipals } from '../domain/principal-cache.ts';
+import { changeCredentials } from '../domain/principal-cache.ts';
 import { hashSecret } from '../domain/secrets.ts';
 import { SYSTEM_LABELS } from '../domain/system-labels.ts';
-import { snapshotFirstThreads } from '../domain/tasks.ts';
+import { snapshotFirstThreads } from './first-threads.ts';
 import { parseSeed, type SeedData, SeedError, type SeedInput } from './seed-schema.ts';
 
 /** Reads and validates a seed file; every problem is reported with its path. */
@@ -50,8 +50,11 @@ export async function loadSeed(db: Kysely<Database>, source: SeedInput | string,
       'the database is not empty: a seed loads only into an empty database (use a new --db file)',
     );
   }
-  const loadedAt = now.toISOString();
+  // Users and keys are written, so nothing authenticated before may be served from memory.
+  await changeCredentials(db, () => insertSeed(db, seed, now.toISOString()));
+}
 
+async function insertSeed(db: Kysely<Database>, seed: SeedData, loadedAt: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const insert = async <T extends keyof Database & string>(table: T, rows: Database[T][] | object[]) => {
       for (const run of perStatement(rows)) {
@@ -287,6 +290,4 @@ export async function loadSeed(db: Kysely<Database>, source: SeedInput | string,
       })),
     );
   });
-  // Keys and users were written: nothing authenticated before may be served from memory.
-  forgetPrincipals(db);
 }

@@ -1,4 +1,4 @@
-// The seed file format of DESIGN.md. Objects are strict (an unknown key is an error naming its path);
+// The seed file format (docs/reference-server.md). Objects are strict (an unknown key is an error naming its path);
 // a field left out takes its empty value (null, [], false, shade `none`).
 import {
   BOARD_TYPES,

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ThreadworkClient } from '@threadwork/shared';
 import { type HostResolver, type ServerOptions, startServer } from '../../src/index.ts';
 import { freshDatabase, spawnDatabaseEnv } from './database.ts';
 import { fixtureSeed, SECRETS } from './fixtures.ts';
@@ -173,4 +174,12 @@ export interface Answer {
 
 export async function readAnswer(response: Response): Promise<Answer> {
   return { status: response.status, headers: response.headers, body: await readBody(response) };
+}
+
+/** The typed v2 client on a test server (default: ada's full key), without retries. */
+export function typedClient(
+  server: { origin: string },
+  auth: { apiKey: string } | { accessToken: string } = { apiKey: SECRETS.adaFull },
+): ThreadworkClient {
+  return new ThreadworkClient({ baseUrl: `${server.origin}/v2`, maxRetries: 0, ...auth });
 }

@@ -7,7 +7,7 @@ import { Resource } from './resource.ts';
 
 const BoardEnvelope = envelope(Board);
 const BoardListEnvelope = envelope(Board.array());
-// Every list endpoint paginates (DESIGN.md), so the team filter comes with limit and cursor.
+// Every list endpoint paginates (docs/pagination.md), so the team filter comes with limit and cursor.
 const ListBoardsPageQuery = PaginationQuery.extend(ListBoardsQuery.shape);
 
 export class BoardsResource extends Resource {

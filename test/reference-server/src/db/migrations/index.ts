@@ -4,6 +4,7 @@ import { mailboxMigration } from './002_mailbox.ts';
 import { webhooksMigration } from './003_webhooks.ts';
 import { tasksMigration } from './004_tasks.ts';
 import { mailboxWritesMigration } from './005_mailbox_writes.ts';
+import { keysCrmMigration } from './006_keys_crm.ts';
 import type { DialectName } from './columns.ts';
 
 /** Every migration, keyed by name in the order they run. Add a new area as `00N_area`. */
@@ -14,6 +15,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     '003_webhooks': webhooksMigration(dialect),
     '004_tasks': tasksMigration(),
     '005_mailbox_writes': mailboxWritesMigration(),
+    '006_keys_crm': keysCrmMigration(),
   };
   return { getMigrations: async () => migrations };
 }

@@ -2,7 +2,7 @@
 // changes the API and the tasks area make through its provider. Knows nothing of HTTP.
 import type { EmailAddress, EmailLabels, EmailThread, LinkedTask, Mailbox } from '@threadwork/shared/schemas';
 import type { Executor } from '../../db/database.ts';
-import { isPaid } from '../access.ts';
+import { boardAccess } from '../access.ts';
 import { notFound, ServiceError } from '../errors.ts';
 import { recordReplyReceived } from '../events.ts';
 import type { Page, PageRequest } from '../pagination.ts';
@@ -117,11 +117,7 @@ export async function linkedTasksOf(db: Executor, userId: string, threadId: stri
     .orderBy('tasks.id')
     .execute();
   return rows
-    .filter((row) =>
-      row.team_id === null
-        ? row.owner_id === userId
-        : row.member_id !== null && row.status !== null && isPaid(row.plan, row.status),
-    )
+    .filter((row) => boardAccess(row, userId) === 'open')
     .map((row) => ({ id: row.id, title: row.title }));
 }
 

@@ -5,7 +5,6 @@ import {
 } from '@threadwork/shared/schemas';
 import type { FastifyInstance } from 'fastify';
 import { createCustomField, listBoardFields, updateCustomField } from '../../domain/custom-fields.ts';
-import { recordFieldValueChanges } from '../../domain/tasks.ts';
 import { runInTransaction } from '../../domain/transaction.ts';
 import { ok } from '../envelope.ts';
 import { v2Guard } from '../guards.ts';
@@ -46,11 +45,9 @@ export async function customFieldRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const patch = parseRequest(UpdateCustomFieldRequest, request.body, 'body');
       const userId = principalOf(request).userId;
-      const field = await runInTransaction(ctx, async (tx) => {
-        const { field, changedTaskIds } = await updateCustomField(tx, userId, request.params.id, patch);
-        await recordFieldValueChanges(tx, changedTaskIds, ctx.now());
-        return field;
-      });
+      const field = await runInTransaction(ctx, (tx) =>
+        updateCustomField(tx, userId, request.params.id, patch, ctx.now()),
+      );
       return ok(reply, field);
     },
   );

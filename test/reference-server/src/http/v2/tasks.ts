@@ -22,7 +22,7 @@ import {
   updateTask,
 } from '../../domain/tasks.ts';
 import { runInTransaction } from '../../domain/transaction.ts';
-import { ok, okPage } from '../envelope.ts';
+import { keptPages, ok } from '../envelope.ts';
 import { v2Guard } from '../guards.ts';
 import { principalOf } from '../request-state.ts';
 import { parseRequest } from '../validate.ts';
@@ -41,14 +41,18 @@ function requireScopeWhenSent(request: FastifyRequest, field: string, scope: Sco
   }
 }
 
+/** A list's or a board's tasks, polled by every client of a board: kept rendered between writes. */
+const tasksPage = keptPages('GET /v2/tasks', (db, userId, query: ListTasksQuery) => {
+  const { limit, cursor, ...filter } = query;
+  return listTasks(db, userId, filter, { limit, cursor });
+});
+
 export async function taskRoutes(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
 
   app.get('/tasks', { preHandler: v2Guard('tasks.read') }, async (request, reply) => {
-    const { limit, cursor, ...filter } = parseRequest(ListTasksQuery, request.query, 'query');
-    const userId = principalOf(request).userId;
-    const key = JSON.stringify(['tasks', userId, filter, limit, cursor]);
-    return okPage(reply, ctx.db, key, () => listTasks(ctx.db, userId, filter, { limit, cursor }));
+    const query = parseRequest(ListTasksQuery, request.query, 'query');
+    return tasksPage(reply, ctx.db, principalOf(request).userId, query);
   });
 
   app.get<WithId>('/tasks/:id', { preHandler: v2Guard('tasks.read') }, async (request, reply) => {

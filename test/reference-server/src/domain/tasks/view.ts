@@ -1,10 +1,12 @@
-// Database rows → the v2 Task and the v1 Item. A page of tasks costs three queries whatever its size:
+// A task as a user may see it, and database rows → the v2 Task and the v1 Item. A page of tasks costs three queries whatever its size:
 // the tasks (their list and board are known from the access check), then the linked threads and the
 // custom values of every task on the page, one query each; a fourth when any task has an assignee.
 import type { CustomFieldValue, Task, V1Item } from '@threadwork/shared/schemas';
 import { type SqlBool, sql } from 'kysely';
-import type { Executor } from '../db/database.ts';
-import { integerParam, prepareQuery, textParam } from '../db/prepared.ts';
+import type { Executor } from '../../db/database.ts';
+import { integerParam, prepareQuery, textParam } from '../../db/prepared.ts';
+import { checkBoardAccess, type ListAccess } from '../access.ts';
+import { notFound } from '../errors.ts';
 
 /** The task columns a view needs, `list_id` and `assignee_id` included. */
 const TASK_COLUMNS = [
@@ -282,7 +284,7 @@ export async function toTasks(db: Executor, rows: readonly TaskRow[], window?: L
   return rows.map((row) => toTask(row, details));
 }
 
-const utc = (value: string) => new Date(value).toISOString();
+export const utc = (value: string) => new Date(value).toISOString();
 
 /** The v1 Item (also every v1 hook's body) of a v2 Task: same data, legacy names, UTC timestamps. */
 export function toV1Item(task: Task): V1Item {
@@ -308,5 +310,54 @@ export function toV1Item(task: Task): V1Item {
     // A user without a display name is shown by email rather than as unassigned.
     assignedTo: assignee ? (assignee.name ?? assignee.email ?? '') : '',
     assignedToEmail: assignee?.email ?? '',
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// One task, as the user may see it
+
+/** One query: the task with its list, board and assignee, if the user may see it (404) and it is paid (402). */
+export async function requireTask(db: Executor, userId: string, taskId: string) {
+  const row = await selectPlacedTasks(db)
+    .leftJoin('team_members', (join) =>
+      join
+        .onRef('team_members.team_id', '=', 'boards.team_id')
+        .on('team_members.user_id', '=', textParam(userId)),
+    )
+    .leftJoin('subscriptions', 'subscriptions.team_id', 'boards.team_id')
+    .select(['team_members.user_id as member_id', 'subscriptions.plan', 'subscriptions.status'])
+    .where('tasks.id', '=', textParam(taskId))
+    .executeTakeFirst();
+  if (!row || !checkBoardAccess(row, userId)) throw notFound('task', taskId);
+  return row;
+}
+
+/** The Task of a row as it now stands in the database (threads and custom values re-read). */
+export async function viewOf(db: Executor, row: TaskRow): Promise<Task> {
+  const [task] = await toTasks(db, [row]);
+  return task!;
+}
+
+export function placeOf(list: ListAccess): TaskPlace {
+  return { list_name: list.name, board_id: list.board.id, board_name: list.board.name };
+}
+
+/** `Name <email>`, or the bare address when the sender has no name. */
+function formatSender(from: { email: string; name: string | null }): string {
+  return from.name ? `${from.name} <${from.email}>` : from.email;
+}
+
+export interface ThreadLike {
+  subject: string | null;
+  messages: readonly { id: string; from: { email: string; name: string | null }; date: string | null }[];
+}
+
+/** The `first_thread` snapshot a thread gives a task: its subject, first message date and sender. */
+export function firstThreadColumns(thread: ThreadLike) {
+  const first = thread.messages[0];
+  return {
+    first_thread_title: thread.subject,
+    first_thread_received_at: first?.date ? utc(first.date) : null,
+    first_thread_from: first ? formatSender(first.from) : null,
   };
 }

@@ -1,0 +1,446 @@
+// Task commands: how each task is created, changed, completed, assigned, moved, reordered, linked to
+// threads, archived and deleted, for v1 and v2 alike. Each takes the transaction it runs in
+// (`runInTransaction`), checks the task against the access rule (404 / 402) and records its event.
+import type {
+  CreateTaskRequest,
+  Deleted,
+  LinkThreadRequest,
+  LinkThreadResult,
+  MoveTaskRequest,
+  ReorderResult,
+  ReorderTaskRequest,
+  Task,
+  UpdateTaskRequest,
+  V1CreateFromEmailRequest,
+} from '@threadwork/shared/schemas';
+import type { Executor } from '../../db/database.ts';
+import { prepareInsert } from '../../db/prepared.ts';
+import type { TasksTable } from '../../db/schema.ts';
+import { requireList } from '../access.ts';
+import { boardFields, checkFieldValues, upsertValues } from '../custom-fields.ts';
+import { invalidField, notFound } from '../errors.ts';
+import { newId } from '../ids.ts';
+import { archiveThread, findThread, requireConnectedMailbox } from '../mailbox/index.ts';
+import { edgePosition, landingPosition, neighboursOf, positionAfter, requireAnchor } from '../placement.ts';
+import { record } from './record.ts';
+import { firstThreadColumns, placeOf, requireTask, type TaskDetails, toTask, utc, viewOf } from './view.ts';
+
+const SALES_BOARD = 'sales';
+
+/** A thread of the user's connected mailbox (409 when it is not connected, 404 when absent). */
+async function requireThread(db: Executor, userId: string, threadId: string) {
+  await requireConnectedMailbox(db, userId);
+  const thread = await findThread(db, userId, threadId);
+  if (!thread) throw notFound('thread', threadId);
+  return thread;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Create
+
+/**
+ * What creating a task takes: the v2 request, where v1 may send null for "none", plus what only v1's
+ * createFromEmail sends (the message the task was made from, which must be in the thread, and the
+ * card type: left out, `sale` on a sales board and `task` elsewhere).
+ */
+export type NewTask = Omit<CreateTaskRequest, 'notes' | 'due_at'> & {
+  notes?: string | null | undefined;
+  due_at?: string | null | undefined;
+  message_id?: V1CreateFromEmailRequest['messageId'] | undefined;
+  content_type?: NonNullable<V1CreateFromEmailRequest['listItem']>['contentType'];
+};
+
+/**
+ * Creates a task, plain or from a thread, at its placement (top by default). Built from what is
+ * already known, so the answer costs no re-read. Records task.created.
+ */
+export async function createTask(tx: Executor, userId: string, input: NewTask, now: Date): Promise<Task> {
+  const list = await requireList(tx, userId, input.list_id);
+  const onSalesBoard = list.board.board_type === SALES_BOARD;
+  if (input.content_type === 'sale' && !onSalesBoard) {
+    throw invalidField('content_type', 'sale cards can only be created on a sales board');
+  }
+  const contentType = input.content_type ?? (onSalesBoard ? 'sale' : 'task');
+  const thread = input.thread_id === undefined ? null : await requireThread(tx, userId, input.thread_id);
+  if (
+    thread &&
+    input.message_id !== undefined &&
+    !thread.messages.some((message) => message.id === input.message_id)
+  ) {
+    throw notFound('message', input.message_id);
+  }
+  const title = input.title ?? thread?.subject ?? '(no subject)';
+  const position = await landingPosition(tx, userId, list.id, input);
+
+  const at = now.toISOString();
+  const row = {
+    id: newId('tsk'),
+    list_id: list.id,
+    title,
+    content_type: contentType,
+    notes: input.notes ?? null,
+    shade: 'none',
+    completed: 0,
+    due_at: input.due_at == null ? null : utc(input.due_at),
+    created_at: at,
+    updated_at: at,
+    assignee_id: null,
+    contact_id: null,
+    deal_value: null,
+    deal_source: null,
+    deal_close_date: null,
+    deal_loss_reason: null,
+    archived_at: null,
+    position,
+    ...(thread
+      ? firstThreadColumns(thread)
+      : { first_thread_title: null, first_thread_received_at: null, first_thread_from: null }),
+  } satisfies TasksTable;
+  await insertTask(tx, row);
+  if (thread) {
+    await tx
+      .insertInto('task_threads')
+      .values({ task_id: row.id, thread_id: thread.threadId, position: 0 })
+      .execute();
+    if (input.archive) await archiveThread(tx, userId, thread.threadId);
+  }
+
+  const details: TaskDetails = {
+    threadIds: new Map(thread ? [[row.id, [thread.threadId]]] : []),
+    customFields: new Map(),
+  };
+  const task = toTask({ ...row, ...placeOf(list), assignee_name: null, assignee_email: null }, details);
+  await record(tx, 'created', task, list.board.team_id, now);
+  return task;
+}
+
+const insertTask = prepareInsert('tasks', [
+  'id',
+  'list_id',
+  'title',
+  'content_type',
+  'notes',
+  'shade',
+  'completed',
+  'due_at',
+  'created_at',
+  'updated_at',
+  'assignee_id',
+  'contact_id',
+  'deal_value',
+  'deal_source',
+  'deal_close_date',
+  'deal_loss_reason',
+  'archived_at',
+  'position',
+  'first_thread_title',
+  'first_thread_received_at',
+  'first_thread_from',
+]);
+
+// ---------------------------------------------------------------------------------------------------
+// Update, complete, assign
+
+export type TaskPatch = UpdateTaskRequest;
+
+/** Shade and custom values. Answers the full updated Task; records task.updated. */
+export async function updateTask(
+  tx: Executor,
+  userId: string,
+  taskId: string,
+  patch: TaskPatch,
+  now: Date,
+): Promise<Task> {
+  const row = await requireTask(tx, userId, taskId);
+  if (patch.custom_fields !== undefined && patch.custom_fields.length > 0) {
+    const changes = checkFieldValues(await boardFields(tx, row.board_id), patch.custom_fields);
+    if (changes.cleared.length > 0) {
+      await tx
+        .deleteFrom('task_custom_values')
+        .where('task_id', '=', row.id)
+        .where('field_id', 'in', changes.cleared)
+        .execute();
+    }
+    await upsertValues(
+      tx,
+      changes.set.map((change) => ({ task_id: row.id, ...change })),
+    );
+  }
+  const shade = patch.shade ?? row.shade;
+  await tx
+    .updateTable('tasks')
+    .set({ shade, updated_at: now.toISOString() })
+    .where('id', '=', row.id)
+    .execute();
+  const task = await viewOf(tx, { ...row, shade });
+  await record(tx, 'updated', task, row.team_id, now);
+  return task;
+}
+
+async function setCompleted(
+  tx: Executor,
+  userId: string,
+  taskId: string,
+  completed: boolean,
+  now: Date,
+): Promise<Task> {
+  const row = await requireTask(tx, userId, taskId);
+  // Already in that state: nothing is written and no event is recorded.
+  if (Boolean(row.completed) === completed) return viewOf(tx, row);
+  const value = completed ? 1 : 0;
+  await tx
+    .updateTable('tasks')
+    .set({ completed: value, updated_at: now.toISOString() })
+    .where('id', '=', row.id)
+    .execute();
+  const task = await viewOf(tx, { ...row, completed: value });
+  await record(tx, completed ? 'completed' : 'uncompleted', task, row.team_id, now);
+  return task;
+}
+
+/** Records task.completed, unless the task was already completed. */
+export function completeTask(tx: Executor, userId: string, taskId: string, now: Date): Promise<Task> {
+  return setCompleted(tx, userId, taskId, true, now);
+}
+
+/** Records task.uncompleted, unless the task was not completed. */
+export function uncompleteTask(tx: Executor, userId: string, taskId: string, now: Date): Promise<Task> {
+  return setCompleted(tx, userId, taskId, false, now);
+}
+
+/** A member of the board's team, or the owner of a personal board; null otherwise. */
+async function findBoardMember(
+  db: Executor,
+  row: { team_id: string | null; owner_id: string | null },
+  email: string,
+) {
+  let query = db
+    .selectFrom('users')
+    .select(['users.id', 'users.email', 'users.display_name'])
+    .where((eb) => eb(eb.fn('lower', ['users.email']), '=', email.trim().toLowerCase()));
+  if (row.team_id !== null) {
+    const teamId = row.team_id;
+    query = query.innerJoin('team_members', (join) =>
+      join.onRef('team_members.user_id', '=', 'users.id').on('team_members.team_id', '=', teamId),
+    );
+  } else {
+    query = query.where('users.id', '=', row.owner_id ?? '');
+  }
+  return (await query.executeTakeFirst()) ?? null;
+}
+
+/**
+ * Assigns the task to the board member with this email (400 on `assigneeEmail` when there is none, so
+ * that no account's existence is revealed). Records task.assigned, unless that member already had it.
+ */
+export async function assignTask(
+  tx: Executor,
+  userId: string,
+  taskId: string,
+  assigneeEmail: string,
+  now: Date,
+): Promise<Task> {
+  const row = await requireTask(tx, userId, taskId);
+  const member = await findBoardMember(tx, row, assigneeEmail);
+  if (!member) throw invalidField('assigneeEmail', `${assigneeEmail} is not a member of this board`);
+  const assigned = {
+    ...row,
+    assignee_id: member.id,
+    assignee_name: member.display_name,
+    assignee_email: member.email,
+  };
+  if (row.assignee_id === member.id) return viewOf(tx, assigned);
+  await tx
+    .updateTable('tasks')
+    .set({ assignee_id: member.id, updated_at: now.toISOString() })
+    .where('id', '=', row.id)
+    .execute();
+  const task = await viewOf(tx, assigned);
+  await record(tx, 'assigned', task, row.team_id, now);
+  return task;
+}
+
+/**
+ * Removes the assignee, who must be the user with this email (400 on `assigneeEmail` otherwise).
+ * There is no unassigned event type: it is recorded as task.updated.
+ */
+export async function unassignTask(
+  tx: Executor,
+  userId: string,
+  taskId: string,
+  assigneeEmail: string,
+  now: Date,
+): Promise<Task> {
+  const row = await requireTask(tx, userId, taskId);
+  if (
+    row.assignee_email === null ||
+    row.assignee_email.toLowerCase() !== assigneeEmail.trim().toLowerCase()
+  ) {
+    throw invalidField('assigneeEmail', `${assigneeEmail} is not assigned to this task`);
+  }
+  await tx
+    .updateTable('tasks')
+    .set({ assignee_id: null, updated_at: now.toISOString() })
+    .where('id', '=', row.id)
+    .execute();
+  const task = await viewOf(tx, { ...row, assignee_id: null, assignee_name: null, assignee_email: null });
+  await record(tx, 'updated', task, row.team_id, now);
+  return task;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Move and reorder
+
+export type TaskMove = MoveTaskRequest;
+
+/**
+ * Moves the task to another list the user can see, at its placement (top by default). Onto another
+ * board, the old board's custom values are dropped and the card type follows the new board (a card
+ * that stops being a sale loses its deal and contact). A move to the current list is a no-op: same
+ * position, no event. Records task.moved.
+ */
+export async function moveTask(
+  tx: Executor,
+  userId: string,
+  taskId: string,
+  move: TaskMove,
+  now: Date,
+): Promise<Task> {
+  const row = await requireTask(tx, userId, taskId);
+  const list = await requireList(tx, userId, move.list_id);
+  if (list.id === row.list_id) return viewOf(tx, row);
+  const position = await landingPosition(tx, userId, list.id, move, row.id);
+
+  const changes: Partial<TasksTable> = { list_id: list.id, position, updated_at: now.toISOString() };
+  if (list.board_id !== row.board_id) {
+    await tx.deleteFrom('task_custom_values').where('task_id', '=', row.id).execute();
+    changes.content_type = list.board.board_type === SALES_BOARD ? 'sale' : 'task';
+    if (changes.content_type !== 'sale') {
+      Object.assign(changes, {
+        contact_id: null,
+        deal_value: null,
+        deal_source: null,
+        deal_close_date: null,
+        deal_loss_reason: null,
+      });
+    }
+  }
+  await tx.updateTable('tasks').set(changes).where('id', '=', row.id).execute();
+  const task = await viewOf(tx, { ...row, ...changes, ...placeOf(list) });
+  await record(tx, 'moved', task, list.board.team_id, now, row.list_id);
+  return task;
+}
+
+export type TaskReorder = ReorderTaskRequest;
+
+/**
+ * Moves the task within its list: directly below `after_task_id` (a task of the same list), or to
+ * the top or bottom. When the task already stands there nothing is written (`persisted: false`). The
+ * answer says where it landed: the task now above it (null = top) and its 0-based index. Run in one
+ * transaction, concurrent reorders are serialised by the database.
+ */
+export async function reorderTask(
+  tx: Executor,
+  userId: string,
+  taskId: string,
+  reorder: TaskReorder,
+  now: Date,
+): Promise<ReorderResult> {
+  const row = await requireTask(tx, userId, taskId);
+  const current = { id: row.id, position: Number(row.position) };
+  const before = await neighboursOf(tx, row.list_id, current);
+
+  let position: number | null = null;
+  if (reorder.after_task_id !== undefined) {
+    const anchor = await requireAnchor(tx, userId, row.list_id, reorder.after_task_id, row.id);
+    if (before.previousId !== anchor.id) position = await positionAfter(tx, row.list_id, anchor, row.id);
+  } else if (reorder.position === 'bottom') {
+    if (before.nextId !== null) position = await edgePosition(tx, row.list_id, 'bottom');
+  } else if (before.previousId !== null) {
+    position = await edgePosition(tx, row.list_id, 'top');
+  }
+  if (position === null) {
+    return { id: row.id, after_task_id: before.previousId, position_index: before.index, persisted: false };
+  }
+
+  // Position is not part of any view, so no event is recorded.
+  await tx
+    .updateTable('tasks')
+    .set({ position, updated_at: now.toISOString() })
+    .where('id', '=', row.id)
+    .execute();
+  const after = await neighboursOf(tx, row.list_id, { id: row.id, position });
+  return { id: row.id, after_task_id: after.previousId, position_index: after.index, persisted: true };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Threads, archive, delete
+
+export type ThreadLink = LinkThreadRequest;
+
+/**
+ * Links a thread of the user's mailbox (404 when absent). A thread already linked is a no-op. The
+ * first link also sets `first_thread`. Records task.updated. Answers every linked thread, in link order.
+ */
+export async function linkThread(
+  tx: Executor,
+  userId: string,
+  taskId: string,
+  link: ThreadLink,
+  now: Date,
+): Promise<LinkThreadResult> {
+  const row = await requireTask(tx, userId, taskId);
+  const thread = await requireThread(tx, userId, link.thread_id);
+  const linked = await tx
+    .selectFrom('task_threads')
+    .select(['thread_id', 'position'])
+    .where('task_id', '=', row.id)
+    .orderBy('position')
+    .execute();
+  const threadIds = linked.map((entry) => entry.thread_id);
+  if (threadIds.includes(thread.threadId)) return { id: row.id, thread_ids: threadIds };
+
+  const nextPosition = linked.length === 0 ? 0 : Number(linked.at(-1)!.position) + 1;
+  await tx
+    .insertInto('task_threads')
+    .values({ task_id: row.id, thread_id: thread.threadId, position: nextPosition })
+    .execute();
+  const hasFirstThread =
+    row.first_thread_title !== null ||
+    row.first_thread_received_at !== null ||
+    row.first_thread_from !== null;
+  const snapshot = hasFirstThread ? {} : firstThreadColumns(thread);
+  await tx
+    .updateTable('tasks')
+    .set({ ...snapshot, updated_at: now.toISOString() })
+    .where('id', '=', row.id)
+    .execute();
+  if (link.archive) await archiveThread(tx, userId, thread.threadId);
+
+  const task = await viewOf(tx, { ...row, ...snapshot });
+  await record(tx, 'updated', task, row.team_id, now);
+  return { id: row.id, thread_ids: task.thread_ids };
+}
+
+/**
+ * Archives the task: it leaves its list's listing but stays readable by id. Records task.archived;
+ * archiving an archived task changes nothing.
+ */
+export async function archiveTask(tx: Executor, userId: string, taskId: string, now: Date): Promise<Task> {
+  const row = await requireTask(tx, userId, taskId);
+  if (row.archived_at !== null) return viewOf(tx, row);
+  const at = now.toISOString();
+  await tx.updateTable('tasks').set({ archived_at: at, updated_at: at }).where('id', '=', row.id).execute();
+  const task = await viewOf(tx, { ...row, archived_at: at });
+  await record(tx, 'archived', task, row.team_id, now);
+  return task;
+}
+
+/** Deletes the task with its links and values. Records task.deleted with the task as it was. */
+export async function deleteTask(tx: Executor, userId: string, taskId: string, now: Date): Promise<Deleted> {
+  const row = await requireTask(tx, userId, taskId);
+  const task = await viewOf(tx, row);
+  await tx.deleteFrom('tasks').where('id', '=', row.id).execute();
+  await record(tx, 'deleted', task, row.team_id, now);
+  return { id: row.id, deleted: true };
+}
