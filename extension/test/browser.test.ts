@@ -9,6 +9,7 @@ import { ThreadworkClient } from '@threadwork/shared';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  BROWSER_TESTS,
   buildTestExtension,
   type LoadedBrowser,
   launchWithExtension,
@@ -28,6 +29,7 @@ let server: RunningServer;
 let api: ThreadworkClient;
 
 beforeAll(async () => {
+  if (!BROWSER_TESTS) return;
   mkdirSync(SHOTS, { recursive: true });
   [server] = await Promise.all([startServer(), buildTestExtension()]);
   browser = await launchWithExtension();
@@ -60,7 +62,7 @@ async function configure(origin: string, overrides: { apiSecret?: string } = {})
   return page;
 }
 
-describe('the extension in the mailbox', () => {
+describe.runIf(BROWSER_TESTS)('the extension in the mailbox', () => {
   it('says it is not configured, with a way to the settings, before any setup', async () => {
     const page = await browser.context.newPage();
     await page.goto(MAILBOX_URL);
