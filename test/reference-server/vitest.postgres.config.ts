@@ -11,7 +11,9 @@ export default defineProject({
       'test/group-commit.test.ts',
     ],
     env: { THREADWORK_TEST_DB: 'postgres' },
-    globalSetup: ['test/global-setup-postgres.ts'],
+    globalSetup: ['test/global-setup-postgres.ts', 'test/helpers/contract-setup.ts'],
+    // Every answer of every in-process server is checked against the OpenAPI document, here too.
+    setupFiles: ['test/helpers/contract.ts'],
     // Making a database and migrating it takes a few hundred milliseconds per server.
     testTimeout: 30_000,
     hookTimeout: 30_000,

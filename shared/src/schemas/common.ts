@@ -12,9 +12,13 @@ export const looseObject = z.looseObject;
  * An enum in a response: the known values type-check and autocomplete, a value added later still parses.
  * Requests use the closed `z.enum` of the same values.
  */
-export function openEnum<const T extends readonly [string, ...string[]]>(_values: T) {
+export function openEnum<const T extends readonly [string, ...string[]]>(values: T) {
   // A plain string check typed as the known union: as tolerant as a union with z.string(), and cheaper.
-  return z.string() as unknown as z.ZodType<T[number] | (string & {})>;
+  // The known values travel as metadata, for the OpenAPI document.
+  return z.string().meta({
+    description: `One of ${values.join(', ')}; accept others too (the API evolves additively).`,
+    examples: [...values],
+  }) as unknown as z.ZodType<T[number] | (string & {})>;
 }
 
 /** ISO 8601 date-time with `Z` or an offset, as the service sends and accepts. */

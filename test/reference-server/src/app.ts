@@ -7,6 +7,7 @@ import type { AppContext } from './http/context.ts';
 import { controlRoutes } from './http/control.ts';
 import { ERROR_SERVER_OPTIONS, findNul, installErrorHandling, NUL_MESSAGE } from './http/errors.ts';
 import { installIdempotencyStore } from './http/idempotency.ts';
+import { openApiRoutes } from './http/openapi/routes.ts';
 import { decorateApp } from './http/request-state.ts';
 import { v1BoardRoutes } from './http/v1/boards.ts';
 import { v1ItemRoutes } from './http/v1/items.ts';
@@ -118,6 +119,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   }));
   await app.register(authTokenRoutes);
   await app.register(controlRoutes);
+  await app.register(openApiRoutes);
   for (const routes of V2_ROUTES) await app.register(routes, { prefix: '/v2' });
   for (const routes of V1_ROUTES) await app.register(routes, { prefix: '/api/v1' });
   return app;

@@ -114,9 +114,16 @@ export const authenticateV1: preHandlerAsyncHookHandler = async (request) => {
   request.principal = await principalFromSessionToken(request, token);
 };
 
+const checkedScopes = new WeakMap<object, readonly Scope[]>();
+
+/** The scopes a pre-handler made by `requireScope` checks (none for any other handler). */
+export function scopesCheckedBy(handler: object): readonly Scope[] {
+  return checkedScopes.get(handler) ?? [];
+}
+
 /** 403 insufficient_scope naming every missing scope. */
 export function requireScope(...scopes: Scope[]): preHandlerAsyncHookHandler {
-  return async (request) => {
+  const check: preHandlerAsyncHookHandler = async (request) => {
     const principal = principalOf(request);
     const missing = scopes.filter((scope) => !principal.scopes.has(scope));
     if (missing.length > 0) {
@@ -127,4 +134,6 @@ export function requireScope(...scopes: Scope[]): preHandlerAsyncHookHandler {
       );
     }
   };
+  checkedScopes.set(check, scopes);
+  return check;
 }
