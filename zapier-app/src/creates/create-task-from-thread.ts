@@ -1,5 +1,13 @@
 import { defineAction } from './define.ts';
-import { boardField, defined, listField, placementFields, teamField, threadField } from './fields.ts';
+import {
+  boardField,
+  defined,
+  listField,
+  placement,
+  placementFields,
+  teamField,
+  threadField,
+} from './fields.ts';
 import { task } from './resources.ts';
 
 export default defineAction({
@@ -53,8 +61,7 @@ export default defineAction({
         archive: input.boolean('archive'),
         notes: input.body('notes'),
         due_at: input.text('due_at'),
-        position: input.choice('position', ['top', 'bottom']),
-        after_task_id: input.text('after_task_id'),
+        ...placement(input),
       }),
       { idempotencyKey: idempotencyKey() },
     ),

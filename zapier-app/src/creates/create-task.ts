@@ -1,5 +1,5 @@
 import { defineAction } from './define.ts';
-import { boardField, defined, listField, placementFields, teamField } from './fields.ts';
+import { boardField, defined, listField, placement, placementFields, teamField } from './fields.ts';
 import { task } from './resources.ts';
 
 export default defineAction({
@@ -41,8 +41,7 @@ export default defineAction({
         title: input.required('title'),
         notes: input.body('notes'),
         due_at: input.text('due_at'),
-        position: input.choice('position', ['top', 'bottom']),
-        after_task_id: input.text('after_task_id'),
+        ...placement(input),
       }),
       { idempotencyKey: idempotencyKey() },
     ),

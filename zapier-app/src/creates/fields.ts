@@ -78,10 +78,13 @@ export const threadField = (options: Options = {}): InputField => ({
     'The mailbox thread: pick a recent one, or map its hex ID (e.g. `18c2f0a1b2c3d4e5`), or add a Find Email Thread search step.',
 });
 
-const POSITION_CHOICES = [
-  { value: 'top', label: 'Top of the List', sample: 'top' },
-  { value: 'bottom', label: 'Bottom of the List', sample: 'bottom' },
-];
+const POSITIONS = ['top', 'bottom'] as const;
+
+const POSITION_CHOICES = POSITIONS.map((position) => ({
+  value: position,
+  label: `${titleCase(position)} of the List`,
+  sample: position,
+}));
 
 /** Where a task lands: `position` (top by default), or directly below `after_task_id`, which wins. */
 export const placementFields = (what: string): InputField[] => [
@@ -100,6 +103,11 @@ export const placementFields = (what: string): InputField[] => [
     helpText: `Place ${what} directly below this task (e.g. \`tsk_01hq3v7c9e8a\`); wins over Position.`,
   },
 ];
+
+/** Reads what `placementFields` asked for, as the v2 create, move and reorder bodies take it. */
+export function placement(input: Inputs): { position?: (typeof POSITIONS)[number]; after_task_id?: string } {
+  return { position: input.choice('position', POSITIONS), after_task_id: input.text('after_task_id') };
+}
 
 function titleCase(value: string): string {
   return value
