@@ -78,6 +78,24 @@ export const threadField = (options: Options = {}): InputField => ({
     'The mailbox thread: pick a recent one, or map its hex ID (e.g. `18c2f0a1b2c3d4e5`), or add a Find Email Thread search step.',
 });
 
+/** A task's notes, free text; `example` shows a value in the help text. */
+export const notesField = (example: string): InputField => ({
+  key: 'notes',
+  label: 'Notes',
+  type: 'text',
+  required: false,
+  helpText: `Free text shown on the task, e.g. \`${example}\``,
+});
+
+/** When a task is due; `example` shows a value Zapier can read, after the ISO form. */
+export const dueAtField = (example: string): InputField => ({
+  key: 'due_at',
+  label: 'Due At',
+  type: 'datetime',
+  required: false,
+  helpText: `When the task is due, e.g. \`2026-01-09T17:00:00Z\` or \`${example}\`.`,
+});
+
 const POSITIONS = ['top', 'bottom'] as const;
 
 const POSITION_CHOICES = POSITIONS.map((position) => ({
@@ -87,20 +105,20 @@ const POSITION_CHOICES = POSITIONS.map((position) => ({
 }));
 
 /** Where a task lands: `position` (top by default), or directly below `after_task_id`, which wins. */
-export const placementFields = (what: string): InputField[] => [
+export const placementFields: InputField[] = [
   {
     key: 'position',
     label: 'Position',
     required: false,
     choices: POSITION_CHOICES,
-    helpText: `Where ${what} lands in the list: the top (the default) or the bottom, e.g. \`bottom\`.`,
+    helpText: 'Where the task lands in the list: the top (the default) or the bottom, e.g. `bottom`.',
   },
   {
     key: 'after_task_id',
     label: 'Place Below Task',
     required: false,
     search: 'find_task.id',
-    helpText: `Place ${what} directly below this task (e.g. \`tsk_01hq3v7c9e8a\`); wins over Position.`,
+    helpText: 'Place the task directly below this task (e.g. `tsk_01hq3v7c9e8a`); wins over Position.',
   },
 ];
 

@@ -25,7 +25,7 @@ export default defineAction({
       helpText:
         'The list to move the task to (choose a team and board first), or map a list ID (e.g. `lst_doing`). Moving to its current list changes nothing.',
     }),
-    ...placementFields('the task'),
+    ...placementFields,
   ],
   resource: task,
   perform: ({ input, v2, idempotencyKey }) =>

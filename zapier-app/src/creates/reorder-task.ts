@@ -8,7 +8,7 @@ export default defineAction({
   noun: 'Task',
   label: 'Reorder Task',
   description: 'Updates the position of a task within its list (its priority).',
-  inputFields: [taskField(), ...placementFields('the task')],
+  inputFields: [taskField(), ...placementFields],
   resource: reorderResult,
   perform: async ({ input, v2, idempotencyKey }) => {
     const id = input.required('task_id');
