@@ -2,21 +2,7 @@ import { V1Item } from '@threadwork/shared';
 import { describe, expect, it } from 'vitest';
 import authentication from '../src/authentication.ts';
 import triggers from '../src/triggers/index.ts';
-
-const TRIGGER_KEYS = [
-  'new_task_in_list',
-  'new_task_on_board',
-  'task_completed',
-  'task_archived',
-  'task_deleted',
-  'task_assigned',
-  'task_moved_to_list',
-  'new_thread_reply',
-  'teams',
-  'boards',
-  'lists',
-  'threads',
-];
+import { TRIGGER_KEYS } from './helpers/keys.ts';
 
 type Field = Record<string, unknown>;
 type Definition = {
