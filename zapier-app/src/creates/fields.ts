@@ -26,55 +26,62 @@ export interface InputField {
 
 type Options = { required?: boolean; helpText?: string; label?: string };
 
-export const teamField = (options: Options = {}): InputField => ({
+/** A field that names one object: `defaults` say how, and each use may change its label, help or requiredness. */
+const idField =
+  (defaults: InputField & { required: boolean }) =>
+  (options: Options = {}): InputField => ({
+    ...defaults,
+    label: options.label ?? defaults.label,
+    required: options.required ?? defaults.required,
+    helpText: options.helpText ?? defaults.helpText,
+  });
+
+export const teamField = idField({
   key: 'team_id',
-  label: options.label ?? 'Team',
-  required: options.required ?? false,
+  label: 'Team',
+  required: false,
   dynamic: 'teams.id.name',
+  helpText: 'The team whose boards to choose from. Pick one, or map a team ID (e.g. `team_acme`).',
+});
+
+const boardIdField = idField({
+  key: 'board_id',
+  label: 'Board',
+  required: false,
+  dynamic: 'boards.id.name',
   helpText:
-    options.helpText ??
-    'The team whose boards to choose from. Pick one, or map a team ID (e.g. `team_acme`).',
+    'The board whose lists to choose from (choose a team first). Pick one, or map a board ID (e.g. `brd_roadmap`).',
 });
 
 export const boardField = (options: Options & { altersDynamicFields?: boolean } = {}): InputField => ({
-  key: 'board_id',
-  label: options.label ?? 'Board',
-  required: options.required ?? false,
-  dynamic: 'boards.id.name',
-  helpText:
-    options.helpText ??
-    'The board whose lists to choose from (choose a team first). Pick one, or map a board ID (e.g. `brd_roadmap`).',
+  ...boardIdField(options),
   ...(options.altersDynamicFields ? { altersDynamicFields: true } : {}),
 });
 
-export const listField = (options: Options = {}): InputField => ({
+export const listField = idField({
   key: 'list_id',
-  label: options.label ?? 'List',
-  required: options.required ?? true,
+  label: 'List',
+  required: true,
   dynamic: 'lists.id.name',
-  helpText:
-    options.helpText ??
-    'The list (choose a team and board first). Pick one, or map a list ID (e.g. `lst_todo`).',
+  helpText: 'The list (choose a team and board first). Pick one, or map a list ID (e.g. `lst_todo`).',
 });
 
-export const taskField = (options: Options = {}): InputField => ({
+export const taskField = idField({
   key: 'task_id',
-  label: options.label ?? 'Task',
-  required: options.required ?? true,
+  label: 'Task',
+  required: true,
   search: 'find_task.id',
   helpText:
-    options.helpText ??
     'The task: map its ID from an earlier step (e.g. `tsk_01hq3v7c9e8f`), or add a Find Task search step.',
 });
 
-export const threadField = (options: Options = {}): InputField => ({
+export const threadField = idField({
   key: 'thread_id',
-  label: options.label ?? 'Email Thread',
-  required: options.required ?? true,
+  label: 'Email Thread',
+  required: true,
   dynamic: 'threads.id.subject',
   search: 'find_thread.thread_id',
   helpText:
-    options.helpText ??
     'The mailbox thread: pick a recent one, or map its hex ID (e.g. `18c2f0a1b2c3d4e5`), or add a Find Email Thread search step.',
 });
 
