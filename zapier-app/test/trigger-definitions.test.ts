@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import authentication from '../src/authentication.ts';
 import triggers from '../src/triggers/index.ts';
 import { TRIGGER_KEYS } from './helpers/keys.ts';
+import { isTitleCase } from './helpers/style.ts';
 
 type Field = Record<string, unknown>;
 type Definition = {
@@ -11,10 +12,6 @@ type Definition = {
   operation: { type: string; inputFields?: Field[]; sample: Record<string, unknown>; outputFields: Field[] };
 };
 const all = triggers as unknown as Definition[];
-
-const SMALL_WORDS = new Set(['a', 'an', 'and', 'as', 'or', 'to', 'of', 'in', 'on', 'from', 'the', 'for']);
-const isTitleCase = (label: string) =>
-  label.split(/\s+/).every((word, index) => (index > 0 && SMALL_WORDS.has(word)) || /^[A-Z0-9(]/.test(word));
 
 describe('the triggers', () => {
   it('are exactly the keys of the contract: instant hooks, then hidden dropdowns', () => {
