@@ -9,7 +9,7 @@ import { linkedTasksOf, openMailbox } from './mailbox/index.ts';
 import type { MailboxProvider, MailMessage } from './mailbox/provider.ts';
 import { htmlToText, wordsOf } from './mailbox/search.ts';
 import { isDraft } from './mailbox/threads.ts';
-import { recordFieldValueChanges } from './tasks.ts';
+import { recordFieldValueChanges } from './tasks/record.ts';
 
 /** Names the rules below; a change to them is a new model name, so cached answers can be told apart. */
 export const ANALYSIS_MODEL = 'threadwork-rules-1';
