@@ -34,6 +34,34 @@ export function dueAt(date: string): string | undefined {
   return Number.isNaN(parsed.getTime()) ? undefined : parsed.toISOString();
 }
 
+/**
+ * Loads the options of one picker (boards of a team, lists of a board), shows them and selects the
+ * remembered one, else the first. Returns the effect's clean-up: an answer that arrives after the parent
+ * changed is dropped.
+ */
+function loadOptions<T extends { id: string }>(options: {
+  load: () => Promise<T[]>;
+  show: (found: T[]) => void;
+  select: (id: string) => void;
+  /** Read when the answer arrives: a create finished meanwhile may have changed it. */
+  rememberedId: () => string | undefined;
+  onError: (failure: unknown) => void;
+}): () => void {
+  let live = true;
+  options.load().then(
+    (found) => {
+      if (!live) return;
+      options.show(found);
+      const chosen = found.find((candidate) => candidate.id === options.rememberedId()) ?? found[0];
+      options.select(chosen?.id ?? '');
+    },
+    (failure: unknown) => live && options.onError(failure),
+  );
+  return () => {
+    live = false;
+  };
+}
+
 /** The "create a task from this thread" panel: pickers, fields, submit, confirmation and linked tasks. */
 export function TaskPanel({ thread, send, onOpenSettings, onSubmitRef }: TaskPanelProps) {
   const [draft, setDraft] = useState<Draft>(
@@ -97,39 +125,27 @@ export function TaskPanel({ thread, send, onOpenSettings, onSubmitRef }: TaskPan
 
   useEffect(() => {
     if (teamId === '') return;
-    let live = true;
     setBoards([]);
     setLists([]);
-    send({ type: 'boards.list', team_id: teamId }).then(
-      (found) => {
-        if (!live) return;
-        setBoards(found);
-        const board = found.find((candidate) => candidate.id === remembered.current?.board_id) ?? found[0];
-        setBoardId(board?.id ?? '');
-      },
-      (failure: unknown) => live && setError(failure),
-    );
-    return () => {
-      live = false;
-    };
+    return loadOptions({
+      load: () => send({ type: 'boards.list', team_id: teamId }),
+      show: setBoards,
+      select: setBoardId,
+      rememberedId: () => remembered.current?.board_id,
+      onError: setError,
+    });
   }, [teamId]);
 
   useEffect(() => {
     if (boardId === '') return;
-    let live = true;
     setLists([]);
-    send({ type: 'lists.list', board_id: boardId }).then(
-      (found) => {
-        if (!live) return;
-        setLists(found);
-        const list = found.find((candidate) => candidate.id === remembered.current?.list_id) ?? found[0];
-        setListId(list?.id ?? '');
-      },
-      (failure: unknown) => live && setError(failure),
-    );
-    return () => {
-      live = false;
-    };
+    return loadOptions({
+      load: () => send({ type: 'lists.list', board_id: boardId }),
+      show: setLists,
+      select: setListId,
+      rememberedId: () => remembered.current?.list_id,
+      onError: setError,
+    });
   }, [boardId]);
 
   const submit = async () => {

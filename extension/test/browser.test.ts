@@ -47,6 +47,15 @@ async function openThread(page: Page, token: string) {
   }, `#inbox/${token}`);
 }
 
+/** A new mailbox tab on one thread, with the task panel opened by its button. */
+async function openPanel(token: string) {
+  const page = await browser.context.newPage();
+  await page.goto(MAILBOX_URL);
+  await openThread(page, token);
+  await page.getByTestId('threadwork-create-task').click();
+  return page;
+}
+
 async function configure(origin: string, overrides: { apiSecret?: string } = {}) {
   const page = await browser.context.newPage();
   await page.goto(`chrome-extension://${browser.extensionId}/options.html`);
@@ -64,10 +73,7 @@ async function configure(origin: string, overrides: { apiSecret?: string } = {})
 
 describe.runIf(BROWSER_TESTS)('the extension in the mailbox', () => {
   it('says it is not configured, with a way to the settings, before any setup', async () => {
-    const page = await browser.context.newPage();
-    await page.goto(MAILBOX_URL);
-    await openThread(page, 'FMfcgzQXJlunch');
-    await page.getByTestId('threadwork-create-task').click();
+    const page = await openPanel('FMfcgzQXJlunch');
     const error = page.getByTestId('threadwork-error');
     await expect.poll(() => error.getAttribute('data-kind')).toBe('not_configured');
     await expect.poll(() => error.textContent()).toContain('Open settings');
@@ -153,10 +159,7 @@ describe.runIf(BROWSER_TESTS)('the extension in the mailbox', () => {
   });
 
   it('creates a task from the thread (a double click makes one), lists it and marks it complete', async () => {
-    const page = await browser.context.newPage();
-    await page.goto(MAILBOX_URL);
-    await openThread(page, 'FMfcgzQXJroof');
-    await page.getByTestId('threadwork-create-task').click();
+    const page = await openPanel('FMfcgzQXJroof');
     const title = page.getByTestId('threadwork-title');
     // The subject is read as text: markup in it stays characters.
     await expect.poll(() => title.inputValue()).toBe('Quote for the roof <b>🏠</b>');
@@ -192,10 +195,7 @@ describe.runIf(BROWSER_TESTS)('the extension in the mailbox', () => {
   });
 
   it('opens the same settings inside the mailbox panel', async () => {
-    const page = await browser.context.newPage();
-    await page.goto(MAILBOX_URL);
-    await openThread(page, 'FMfcgzQXJlunch');
-    await page.getByTestId('threadwork-create-task').click();
+    const page = await openPanel('FMfcgzQXJlunch');
     await page.getByTestId('threadwork-panel').getByRole('button', { name: 'Settings' }).click();
     await expect.poll(() => page.getByTestId('threadwork-settings-origin').inputValue()).toBe(server.origin);
     await page.getByTestId('threadwork-settings-test').click();
@@ -247,10 +247,7 @@ describe.runIf(BROWSER_TESTS)('the extension in the mailbox', () => {
   });
 
   it('keeps typing in the panel away from the page shortcuts', async () => {
-    const page = await browser.context.newPage();
-    await page.goto(MAILBOX_URL);
-    await openThread(page, 'FMfcgzQXJlunch');
-    await page.getByTestId('threadwork-create-task').click();
+    const page = await openPanel('FMfcgzQXJlunch');
     const title = page.getByTestId('threadwork-title');
     await title.fill('');
     await page.evaluate(() => {

@@ -71,7 +71,7 @@ interface OperationCase {
 
 const future = new Date(Date.now() + 86_400_000).toISOString();
 
-/** Every v2 operation: the API's endpoint table and the paths of docs/scopes-and-keys.md. */
+/** Every v2 operation: the API's endpoint table and the paths of the OpenAPI document (docs/openapi.md). */
 const operations: OperationCase[] = [
   { name: 'me.get', call: (c) => c.me.get(), method: 'GET', path: '/v2/me', data: me() },
   {

@@ -13,7 +13,7 @@ import {
 import { parseOk, rejectedPaths } from './schema-examples.ts';
 
 describe('error codes', () => {
-  /** The statuses docs/error-codes.md records, code by code. */
+  /** The statuses docs/errors.md records, code by code. */
   const expected = {
     validation_error: 400,
     invalid_json: 400,

@@ -45,7 +45,7 @@ function issuePaths(input: unknown): string[] {
 }
 
 describe('event types', () => {
-  it('knows the event types of docs/event-delivery.md', () => {
+  it('knows the event types of docs/webhooks.md', () => {
     expect([...EVENT_TYPES].sort()).toEqual(
       [
         'task.created',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { openEnum } from './common.ts';
 
-/** Every error code the service answers with, and the HTTP status that goes with it (docs/error-codes.md). */
+/** Every error code the service answers with, and the HTTP status that goes with it (docs/errors.md). */
 export const ERROR_STATUS = {
   validation_error: 400,
   invalid_json: 400,

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { report, summarise } from '../../../scripts/bench-kit.ts';
-import { createTask } from '../src/domain/tasks.ts';
+import { createTask } from '../src/domain/tasks/commands.ts';
 import { type DomainContext, runInTransaction } from '../src/domain/transaction.ts';
 import { createSubscription } from '../src/domain/webhooks.ts';
 import { startServer } from '../src/index.ts';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { groupCommit, openDatabase } from './db/database.ts';
 import { createDeliveryWorker } from './delivery/worker.ts';
-import { subscriptionsChanged } from './domain/events.ts';
+import { subscriptionsChanged } from './domain/events/listeners.ts';
 import { forgetPrincipals } from './domain/principal-cache.ts';
 import { loadSessionTokens } from './http/session-tokens.ts';
 import { resolveOptions, type ServerOptions } from './options.ts';

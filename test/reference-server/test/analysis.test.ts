@@ -1,19 +1,13 @@
 // AI analysis: the deterministic classifier, its per-thread cache, and the AI-managed custom fields it
 // writes, over HTTP through the typed client.
-import {
-  InsufficientScopeError,
-  NotFoundError,
-  ThreadworkClient,
-  ThreadworkError,
-  ValidationError,
-} from '@threadwork/shared';
+import { InsufficientScopeError, NotFoundError, ValidationError } from '@threadwork/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aiFieldOption, classify } from '../src/domain/analysis.ts';
 import type { MailMessage } from '../src/domain/mailbox/provider.ts';
 import { SECRETS } from './helpers/fixtures.ts';
 import { MAILBOX_NOW, MAILBOX_SECRETS, THREADS } from './helpers/mailbox-fixtures.ts';
 import { AI_FIELDS, mailboxWritesSeed } from './helpers/mailbox-writes-fixtures.ts';
-import { readAnswer, startTestServer, type TestServer } from './helpers/server.ts';
+import { failure, inboundMessage, startTestServer, type TestServer, typedClient } from './helpers/server.ts';
 
 const OWNER = 'ada@example.com';
 const message = (fields: Partial<MailMessage>): MailMessage => ({
@@ -95,30 +89,14 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const client = (apiKey: string = SECRETS.adaFull) =>
-  new ThreadworkClient({ baseUrl: `${server.origin}/v2`, apiKey, maxRetries: 0 });
-
-async function failure(promise: Promise<unknown>): Promise<ThreadworkError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ThreadworkError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail, but it succeeded');
-}
+const client = (apiKey: string = SECRETS.adaFull) => typedClient(server, { apiKey });
 
 async function deliver(threadId: string, body_text: string) {
-  const response = await fetch(`${server.origin}/_control/inbound-message`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      mailbox: OWNER,
-      thread_id: threadId,
-      message: { from: { email: 'bob@stone.test', name: 'Bob' }, body_text },
-    }),
+  return inboundMessage(server, {
+    mailbox: OWNER,
+    thread_id: threadId,
+    message: { from: { email: 'bob@stone.test', name: 'Bob' }, body_text },
   });
-  return readAnswer(response);
 }
 
 const fieldValues = async () => {

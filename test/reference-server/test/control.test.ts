@@ -3,7 +3,7 @@ import { type RunningServer, startServer } from '../src/index.ts';
 import { freshDatabase } from './helpers/database.ts';
 import { SECRETS } from './helpers/fixtures.ts';
 import { MAILBOX_NOW, mailboxSeed, THREADS } from './helpers/mailbox-fixtures.ts';
-import { readAnswer, readBody, startTestServer } from './helpers/server.ts';
+import { inboundMessage, readBody, startTestServer } from './helpers/server.ts';
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -17,14 +17,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const deliver = async (body: unknown) => {
-  const response = await fetch(`${server.origin}/_control/inbound-message`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return readAnswer(response);
-};
+const deliver = (body: unknown) => inboundMessage(server, body);
 
 const getThread = async (id: string) => {
   const response = await fetch(`${server.origin}/v2/email-threads/${id}?include=messages`, {

@@ -3,7 +3,7 @@ import { EVENT_ID_HEADER } from '@threadwork/shared/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeedInput } from '../src/index.ts';
 import { fixtureSeed, SECRETS } from './helpers/fixtures.ts';
-import { readBody } from './helpers/server.ts';
+import { inboundMessage, readBody } from './helpers/server.ts';
 import {
   createTask,
   deliveriesOf,
@@ -166,21 +166,17 @@ describe('webhook fan-out', () => {
       CAROL_KEY,
     );
     const inbound = async (threadId?: string) => {
-      const response = await fetch(`${server.origin}/_control/inbound-message`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({
-          mailbox: 'ada@example.com',
-          ...(threadId ? { thread_id: threadId } : {}),
-          message: {
-            from: { email: 'bob@stone.test', name: 'Bob' },
-            subject: 'Quote',
-            body_text: 'The secret price is 42',
-          },
-        }),
+      const answer = await inboundMessage(server, {
+        mailbox: 'ada@example.com',
+        ...(threadId ? { thread_id: threadId } : {}),
+        message: {
+          from: { email: 'bob@stone.test', name: 'Bob' },
+          subject: 'Quote',
+          body_text: 'The secret price is 42',
+        },
       });
-      expect(response.status).toBe(200);
-      return (await readBody(response)) as { thread_id: string; message_id: string };
+      expect(answer.status).toBe(200);
+      return answer.body as { thread_id: string; message_id: string };
     };
 
     const first = await inbound();

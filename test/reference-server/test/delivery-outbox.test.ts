@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS, retryDelayMs } from '../src/delivery/schedule.ts';
-import { recordTaskEvent } from '../src/domain/events.ts';
-import { getTask, toV1Item } from '../src/domain/tasks.ts';
+import { recordTaskEvent } from '../src/domain/events/record.ts';
+import { getTask } from '../src/domain/tasks/queries.ts';
+import { toV1Item } from '../src/domain/tasks/view.ts';
 import { type DomainContext, runInTransaction } from '../src/domain/transaction.ts';
 import { readBody } from './helpers/server.ts';
 import {

@@ -1,9 +1,8 @@
 // Search over a mailbox larger than one read batch: every page in order, nothing twice, nothing lost,
 // whether the pre-filter leaves few candidates, all of them, or there is no pre-filter (index order).
-import { ThreadworkClient } from '@threadwork/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeedInput } from '../src/index.ts';
-import { startTestServer, type TestServer } from './helpers/server.ts';
+import { startTestServer, type TestServer, typedClient } from './helpers/server.ts';
 
 const SECRET = 'tw_test_search_pages_0123456789abc';
 const COUNT = 2100;
@@ -66,7 +65,7 @@ function expected(filter: (i: number) => boolean): string[] {
 }
 
 async function walk(q: string): Promise<string[]> {
-  const client = new ThreadworkClient({ baseUrl: `${server.origin}/v2`, apiKey: SECRET, maxRetries: 0 });
+  const client = typedClient(server, { apiKey: SECRET });
   const ids: string[] = [];
   for await (const thread of client.emailThreads.search({ q, limit: 200 })) ids.push(thread.thread_id);
   return ids;

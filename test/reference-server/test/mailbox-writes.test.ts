@@ -7,15 +7,21 @@ import {
   MailboxReauthRequiredError,
   NotFoundError,
   RequestValidationError,
-  ThreadworkClient,
-  ThreadworkError,
+  type ThreadworkClient,
   ValidationError,
 } from '@threadwork/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECRETS } from './helpers/fixtures.ts';
 import { MAILBOX_NOW, MAILBOX_SECRETS, THREADS } from './helpers/mailbox-fixtures.ts';
 import { mailboxWritesSeed, WRITE_SECRETS, WRITE_THREADS } from './helpers/mailbox-writes-fixtures.ts';
-import { readAnswer, startTestServer, type TestServer } from './helpers/server.ts';
+import {
+  failure,
+  inboundMessage,
+  readAnswer,
+  startTestServer,
+  type TestServer,
+  typedClient,
+} from './helpers/server.ts';
 
 let server: TestServer;
 let clock = MAILBOX_NOW;
@@ -26,31 +32,13 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const clientFor = (apiKey: string) =>
-  new ThreadworkClient({ baseUrl: `${server.origin}/v2`, apiKey, maxRetries: 0 });
+const clientFor = (apiKey: string) => typedClient(server, { apiKey });
 /** ada with every default scope (no opt-in ones). */
 const ada = () => clientFor(SECRETS.adaFull);
 /** ada with every scope, opt-in ones included. */
 const adaAll = () => clientFor(WRITE_SECRETS.adaAll);
 
-async function failure(promise: Promise<unknown>): Promise<ThreadworkError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ThreadworkError) return error;
-    throw error;
-  }
-  throw new Error('expected the call to fail, but it succeeded');
-}
-
-async function deliver(body: unknown) {
-  const response = await fetch(`${server.origin}/_control/inbound-message`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return readAnswer(response);
-}
+const deliver = (body: unknown) => inboundMessage(server, body);
 
 const messagesOf = async (threadId: string) =>
   (await ada().emailThreads.get(threadId, { include: 'messages' })).messages ?? [];

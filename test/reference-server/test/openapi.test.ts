@@ -1,8 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { EVENT_TYPES } from '@threadwork/shared/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NOT_YET_SERVED, ROUTES, routeKey, UNDOCUMENTED_PREFIXES } from '../src/http/openapi/catalogue.ts';
-import { buildDocument } from '../src/http/openapi/document.ts';
+import { ROUTES, routeKey, UNDOCUMENTED_PREFIXES } from '../src/http/openapi/catalogue.ts';
 import { type RunningServer, startServer } from '../src/index.ts';
 import { problemsOf } from './helpers/contract.ts';
 import type { Exchange } from './helpers/contract-checker.ts';
@@ -90,14 +89,6 @@ describe('GET /v2/openapi.json', () => {
     const data = document.components.schemas.TaskMovedEvent.properties.data;
     expect(data.required).toEqual(expect.arrayContaining(['task', 'from_list_id', 'to_list_id']));
   });
-
-  it('leaves the routes the server does not serve yet out of the served document', async () => {
-    const document = await fetchDocument();
-    for (const key of NOT_YET_SERVED) {
-      const [method, path] = key.split(' ') as [string, string];
-      expect(document.paths[path]?.[method.toLowerCase()], key).toBeUndefined();
-    }
-  });
 });
 
 describe('the route catalogue', () => {
@@ -114,16 +105,10 @@ describe('the route catalogue', () => {
     expect(missing).toEqual([]);
   });
 
-  it('has no entry the server does not serve, except the NOT_YET_SERVED ones', () => {
+  it('has no entry the server does not serve', () => {
     const servedKeys = new Set(served().map((route) => routeKey(route.method, toOpenApiPath(route.url))));
-    const unserved = [...catalogued.keys()].filter((key) => !servedKeys.has(key) && !NOT_YET_SERVED.has(key));
+    const unserved = [...catalogued.keys()].filter((key) => !servedKeys.has(key));
     expect(unserved).toEqual([]);
-  });
-
-  it('lists no served route in NOT_YET_SERVED (remove it there once it is served)', () => {
-    const servedKeys = new Set(served().map((route) => routeKey(route.method, toOpenApiPath(route.url))));
-    expect([...NOT_YET_SERVED].filter((key) => servedKeys.has(key))).toEqual([]);
-    expect([...NOT_YET_SERVED].filter((key) => !catalogued.has(key))).toEqual([]);
   });
 
   it('names, for each v2 route, exactly the scopes its guard checks', () => {
@@ -136,16 +121,6 @@ describe('the route catalogue', () => {
       }))
       .filter((entry) => entry.guard.join() !== entry.catalogue.join());
     expect(differing).toEqual([]);
-  });
-
-  it('makes a valid document of every entry, the NOT_YET_SERVED ones included, ready for their routes', async () => {
-    const document = buildDocument({ withNotYetServed: true });
-    const result = await new Validator().validate(document as Json);
-    expect(result.errors ?? []).toEqual([]);
-    for (const key of NOT_YET_SERVED) {
-      const [method, path] = key.split(' ') as [string, string];
-      expect(document.paths, key).toHaveProperty([path, method.toLowerCase()]);
-    }
   });
 
   it('gives every operation a unique operationId', () => {

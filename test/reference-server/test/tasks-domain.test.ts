@@ -12,17 +12,15 @@ import {
   completeTask,
   createTask,
   deleteTask,
-  getTask,
   linkThread,
-  listAllTasks,
-  listTasks,
   moveTask,
   reorderTask,
-  toV1Item,
   unassignTask,
   uncompleteTask,
   updateTask,
-} from '../src/domain/tasks.ts';
+} from '../src/domain/tasks/commands.ts';
+import { getTask, listAllTasks, listTasks } from '../src/domain/tasks/queries.ts';
+import { toV1Item } from '../src/domain/tasks/view.ts';
 import { loadSeed } from '../src/seed/load-seed.ts';
 import { openTestDatabase } from './helpers/database.ts';
 import { THREADS, tasksSeed } from './tasks-seed.ts';

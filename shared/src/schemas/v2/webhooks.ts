@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DateTime, openEnum, PaginationQuery } from '../common.ts';
 
-/** Every v2 event type (docs/event-delivery.md). */
+/** Every v2 event type (docs/webhooks.md). */
 export const EVENT_TYPES = [
   'task.created',
   'task.updated',

@@ -1,7 +1,7 @@
 // What an attempt's answer means for its delivery and its subscription: the one place that decides
 // delivered, retried later, failed for good, or subscription disabled (v2) / deleted (v1).
 import type { Executor } from '../db/database.ts';
-import { subscriptionsChanged } from '../domain/events.ts';
+import { subscriptionsChanged } from '../domain/events/listeners.ts';
 import type { AttemptResult } from './post.ts';
 import { FAILING_STREAK_LIMIT_MS, retryDelayMs } from './schedule.ts';
 

@@ -1,4 +1,4 @@
-// When a delivery is tried again, and when a subscription is given up on (docs/event-delivery.md).
+// When a delivery is tried again, and when a subscription is given up on (docs/webhooks.md).
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;

@@ -18,7 +18,7 @@ import {
 import type { Kysely } from 'kysely';
 import { type Executor, isShared, whenCommitted } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
-import { eventBody } from '../domain/events.ts';
+import { eventBody } from '../domain/events/webhook-body.ts';
 import type { Outbox } from '../domain/transaction.ts';
 import type { WebhookTargetPolicy } from '../domain/webhook-targets.ts';
 import { activeSecrets, parseSecrets } from '../domain/webhooks.ts';

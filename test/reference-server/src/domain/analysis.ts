@@ -9,7 +9,8 @@ import { linkedTasksOf, openMailbox } from './mailbox/index.ts';
 import type { MailboxProvider, MailMessage } from './mailbox/provider.ts';
 import { htmlToText, wordsOf } from './mailbox/search.ts';
 import { isDraft } from './mailbox/threads.ts';
-import { recordFieldValueChanges } from './tasks.ts';
+import { boardsOfTasks } from './tasks/queries.ts';
+import { recordFieldValueChanges } from './tasks/record.ts';
 
 /** Names the rules below; a change to them is a new model name, so cached answers can be told apart. */
 export const ANALYSIS_MODEL = 'threadwork-rules-1';
@@ -240,23 +241,17 @@ async function writeAiFields(
 ): Promise<void> {
   const linked = await linkedTasksOf(tx, userId, threadId);
   if (linked.length === 0) return;
-  const tasks = await tx
-    .selectFrom('tasks')
-    .innerJoin('lists', 'lists.id', 'tasks.list_id')
-    .select(['tasks.id', 'lists.board_id'])
-    .where(
-      'tasks.id',
-      'in',
-      linked.map((task) => task.id),
-    )
-    .execute();
+  const boardOf = await boardsOfTasks(
+    tx,
+    linked.map((task) => task.id),
+  );
   const changed = new Set<string>();
   const fieldsOfBoard = new Map<string, Awaited<ReturnType<typeof boardFields>>>();
-  for (const task of tasks) {
-    let fields = fieldsOfBoard.get(task.board_id);
+  for (const [taskId, boardId] of boardOf) {
+    let fields = fieldsOfBoard.get(boardId);
     if (!fields) {
-      fields = await boardFields(tx, task.board_id);
-      fieldsOfBoard.set(task.board_id, fields);
+      fields = await boardFields(tx, boardId);
+      fieldsOfBoard.set(boardId, fields);
     }
     for (const field of fields.values()) {
       if (!field.ai || field.options === null) continue;
@@ -265,7 +260,7 @@ async function writeAiFields(
       const current = await tx
         .selectFrom('task_custom_values')
         .select('value')
-        .where('task_id', '=', task.id)
+        .where('task_id', '=', taskId)
         .where('field_id', '=', field.id)
         .executeTakeFirst();
       const value = option === null ? null : JSON.stringify([option.id]);
@@ -273,17 +268,17 @@ async function writeAiFields(
       if (value === null) {
         await tx
           .deleteFrom('task_custom_values')
-          .where('task_id', '=', task.id)
+          .where('task_id', '=', taskId)
           .where('field_id', '=', field.id)
           .execute();
       } else {
         await tx
           .insertInto('task_custom_values')
-          .values({ task_id: task.id, field_id: field.id, value })
+          .values({ task_id: taskId, field_id: field.id, value })
           .onConflict((conflict) => conflict.columns(['task_id', 'field_id']).doUpdateSet({ value }))
           .execute();
       }
-      changed.add(task.id);
+      changed.add(taskId);
     }
   }
   if (changed.size > 0) await recordFieldValueChanges(tx, [...changed], now);

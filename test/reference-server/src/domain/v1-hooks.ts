@@ -12,7 +12,7 @@ import type { Executor } from '../db/database.ts';
 import type { V1HookSubscriptionsTable } from '../db/schema.ts';
 import { requireBoard, requireList } from './access.ts';
 import { invalidField, notFound } from './errors.ts';
-import { subscriptionsChanged } from './events.ts';
+import { subscriptionsChanged } from './events/listeners.ts';
 import { checkTargetUrl, type WebhookTargetOptions } from './webhook-targets.ts';
 
 function present(row: V1HookSubscriptionsTable): V1Subscription {

@@ -15,7 +15,9 @@ import type {
 import type { Executor } from '../db/database.ts';
 import type { WebhookDeliveriesTable, WebhookSubscriptionsTable } from '../db/schema.ts';
 import { invalidField, notFound } from './errors.ts';
-import { enqueueDelivery, recordTestEvent, subscriptionsChanged } from './events.ts';
+import { subscriptionsChanged } from './events/listeners.ts';
+import { enqueueDelivery } from './events/outbox.ts';
+import { recordTestEvent } from './events/record.ts';
 import { newId } from './ids.ts';
 import { decodeCursor, encodeCursor, type Page, type PageRequest, paginate } from './pagination.ts';
 import { newSecret } from './secrets.ts';

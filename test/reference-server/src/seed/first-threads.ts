@@ -1,4 +1,5 @@
 import type { Executor } from '../db/database.ts';
+import { compareMessages } from '../domain/mailbox/threads.ts';
 import { firstThreadColumns } from '../domain/tasks/view.ts';
 
 /**
@@ -38,16 +39,7 @@ export async function snapshotFirstThreads(tx: Executor): Promise<void> {
     else if (row.thread_id === head.thread_id && row.mailbox_id === head.mailbox_id) chosen!.push(row);
   }
   for (const [taskId, messages] of firstOf) {
-    // Oldest first, undated messages before dated ones, as the mailbox orders a thread.
-    messages.sort((a, b) =>
-      a.date === b.date
-        ? a.id.localeCompare(b.id)
-        : a.date === null
-          ? -1
-          : b.date === null
-            ? 1
-            : Date.parse(a.date) - Date.parse(b.date) || a.id.localeCompare(b.id),
-    );
+    messages.sort(compareMessages);
     const snapshot = firstThreadColumns({
       subject: messages[0]?.subject ?? null,
       messages: messages.map((message) => ({

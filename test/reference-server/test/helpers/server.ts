@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ThreadworkClient } from '@threadwork/shared';
+import { ThreadworkClient, ThreadworkError } from '@threadwork/shared';
 import { type HostResolver, type ServerOptions, startServer } from '../../src/index.ts';
 import { freshDatabase, spawnDatabaseEnv } from './database.ts';
 import { fixtureSeed, SECRETS } from './fixtures.ts';
@@ -174,6 +174,27 @@ export interface Answer {
 
 export async function readAnswer(response: Response): Promise<Answer> {
   return { status: response.status, headers: response.headers, body: await readBody(response) };
+}
+
+/** POST /_control/inbound-message (a server started with testControl): a message arrives in a mailbox. */
+export async function inboundMessage(server: { origin: string }, body: unknown): Promise<Answer> {
+  const response = await fetch(`${server.origin}/_control/inbound-message`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return readAnswer(response);
+}
+
+/** The error a typed-client call fails with; fails when the call succeeds instead. */
+export async function failure(promise: Promise<unknown>): Promise<ThreadworkError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ThreadworkError) return error;
+    throw error;
+  }
+  throw new Error('expected the call to fail, but it succeeded');
 }
 
 /** The typed v2 client on a test server (default: ada's full key), without retries. */

@@ -16,6 +16,7 @@ import type { Executor } from '../../db/database.ts';
 import { prepareQuery } from '../../db/prepared.ts';
 import { boardAccess } from '../access.ts';
 import { newId } from '../ids.ts';
+import { boardsOfTasks } from '../tasks/queries.ts';
 import { listeners } from './listeners.ts';
 import { enqueueDeliveries, enqueueDelivery, type NewDelivery } from './outbox.ts';
 
@@ -294,17 +295,10 @@ export async function recordReplyReceived(
 
 async function visibleLinkedTasks(tx: Executor, userId: string, linked: LinkedTask[]): Promise<LinkedTask[]> {
   if (linked.length === 0) return [];
-  const rows = await tx
-    .selectFrom('tasks')
-    .innerJoin('lists', 'lists.id', 'tasks.list_id')
-    .select(['tasks.id', 'lists.board_id'])
-    .where(
-      'tasks.id',
-      'in',
-      linked.map((task) => task.id),
-    )
-    .execute();
-  const boardOf = new Map(rows.map((row) => [row.id, row.board_id]));
+  const boardOf = await boardsOfTasks(
+    tx,
+    linked.map((task) => task.id),
+  );
   const viewable = new Map<string, boolean>();
   const visible: LinkedTask[] = [];
   for (const task of linked) {

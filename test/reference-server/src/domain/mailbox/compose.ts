@@ -1,6 +1,11 @@
 // Writing mail as the mailbox owner: replies (whose recipients come from the thread) and new messages.
 // The rules for who a reply goes to are recorded in docs/mailbox.md, "Reply audiences".
-import type { ReplyRequest, SendEmailRequest, SentMessage } from '@threadwork/shared/schemas';
+import type {
+  CreateNewDraftRequest,
+  ReplyRequest,
+  SendEmailRequest,
+  SentMessage,
+} from '@threadwork/shared/schemas';
 import type { Executor } from '../../db/database.ts';
 import { invalidField, notFound } from '../errors.ts';
 import { openMailbox } from './index.ts';
@@ -54,6 +59,15 @@ export function replyAudience(
 export const addressesOf = (emails: readonly string[] | undefined): Address[] =>
   (emails ?? []).map((email) => ({ email, name: null }));
 
+/** A message that starts out as the request says (POST /emails, POST /drafts): no thread decides its audience. */
+export const newMessage = (request: CreateNewDraftRequest): OutgoingMessage => ({
+  to: addressesOf(request.to),
+  cc: addressesOf(request.cc),
+  bcc: addressesOf(request.bcc),
+  subject: request.subject,
+  ...bodyParts(request.body, request.is_html),
+});
+
 /** POST /email-threads/{id}/reply: sends a reply in the thread; its recipients come from the thread. */
 export async function replyToThread(
   tx: Executor,
@@ -85,17 +99,7 @@ export async function sendEmail(
   now: Date,
 ): Promise<SentMessage> {
   const provider = await openMailbox(tx, userId, now);
-  const sent = await provider.send(
-    request.thread_id ?? null,
-    {
-      to: addressesOf(request.to),
-      cc: addressesOf(request.cc),
-      bcc: addressesOf(request.bcc),
-      subject: request.subject,
-      ...bodyParts(request.body, request.is_html),
-    },
-    now,
-  );
+  const sent = await provider.send(request.thread_id ?? null, newMessage(request), now);
   if (!sent) throw notFound('thread', request.thread_id ?? '');
   return sent;
 }

@@ -10,7 +10,7 @@ import type {
 import type { Executor } from '../../db/database.ts';
 import { notFound } from '../errors.ts';
 import type { Page, PageRequest } from '../pagination.ts';
-import { addressesOf, repliedMessage, replyAudience } from './compose.ts';
+import { addressesOf, newMessage, repliedMessage, replyAudience } from './compose.ts';
 import { openMailbox } from './index.ts';
 import { bodyParts, replySubject } from './local-provider.ts';
 
@@ -55,18 +55,7 @@ export async function createDraft(
   now: Date,
 ): Promise<Draft> {
   const provider = await openMailbox(tx, userId, now);
-  const draft = await provider.createDraft(
-    null,
-    {
-      to: addressesOf(request.to),
-      cc: addressesOf(request.cc),
-      bcc: addressesOf(request.bcc),
-      subject: request.subject,
-      ...bodyParts(request.body, request.is_html),
-    },
-    now,
-  );
-  return draft as Draft;
+  return (await provider.createDraft(null, newMessage(request), now)) as Draft;
 }
 
 /** GET /drafts: oldest first. */

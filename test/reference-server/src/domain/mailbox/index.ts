@@ -4,7 +4,7 @@ import type { EmailAddress, EmailLabels, EmailThread, LinkedTask, Mailbox } from
 import type { Executor } from '../../db/database.ts';
 import { boardAccess } from '../access.ts';
 import { notFound, ServiceError } from '../errors.ts';
-import { recordReplyReceived } from '../events.ts';
+import { recordReplyReceived } from '../events/record.ts';
 import type { Page, PageRequest } from '../pagination.ts';
 import { type IncomingMessage, LocalMailboxProvider } from './local-provider.ts';
 import type { MailboxProvider, MailboxRecord } from './provider.ts';

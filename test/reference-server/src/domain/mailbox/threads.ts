@@ -39,8 +39,10 @@ export function latestTime(dates: readonly (string | null)[]): number {
   return latest;
 }
 
+type MessageOrder = Pick<StoredMessage, 'id' | 'date'>;
+
 /** Oldest first; messages without a date before dated ones, then by id, so the order is stable. */
-export function compareMessages(a: StoredMessage, b: StoredMessage): number {
+export function compareMessages(a: MessageOrder, b: MessageOrder): number {
   if (a.date !== b.date) {
     if (a.date === null) return -1;
     if (b.date === null) return 1;

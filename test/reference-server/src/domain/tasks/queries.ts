@@ -12,6 +12,18 @@ export async function getTask(db: Executor, userId: string, taskId: string): Pro
   return viewOf(db, await requireTask(db, userId, taskId));
 }
 
+/** The board of each of these tasks, by task id (tasks that no longer exist are left out). */
+export async function boardsOfTasks(db: Executor, taskIds: readonly string[]): Promise<Map<string, string>> {
+  if (taskIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('tasks')
+    .innerJoin('lists', 'lists.id', 'tasks.list_id')
+    .select(['tasks.id', 'lists.board_id'])
+    .where('tasks.id', 'in', taskIds)
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.board_id]));
+}
+
 /** Exactly one of `list_id` or `board_id`. `completed` keeps only tasks in that state; left out, both. */
 export type TaskFilter = Omit<ListTasksQuery, 'limit' | 'cursor'>;
 

@@ -1,7 +1,7 @@
 // Task events: each task command records the event of its change, in the change's transaction.
 import type { Task } from '@threadwork/shared/schemas';
 import { type Executor, perStatement } from '../../db/database.ts';
-import { recordTaskEvent, type TaskEventKind } from '../events.ts';
+import { recordTaskEvent, type TaskEventKind } from '../events/record.ts';
 import { selectPlacedTasks, toTasks, toV1Item } from './view.ts';
 
 /** Records `kind` for the task as it now stands (the v2 Task and the v1 Item alike). */

@@ -15,7 +15,7 @@ import {
   SCOPES,
 } from '@threadwork/shared/schemas';
 import { z } from 'zod';
-import { NOT_YET_SERVED, ROUTES, type RouteEntry, routeKey } from './catalogue.ts';
+import { ROUTES, type RouteEntry, routeKey } from './catalogue.ts';
 import { EVENTS, REQUEST_COMPONENTS, RESPONSE_COMPONENTS } from './components.ts';
 
 type JsonObject = Record<string, unknown>;
@@ -229,8 +229,8 @@ function errorResponses(route: RouteEntry): Record<string, JsonObject> {
   return responses;
 }
 
-/** The document as served: every catalogued route but the NOT_YET_SERVED ones (unless asked for). */
-export function buildDocument(options: { withNotYetServed?: boolean } = {}): JsonObject {
+/** The document as served: every catalogued route. */
+export function buildDocument(): JsonObject {
   const responses = new ComponentSet(RESPONSE_COMPONENTS);
   const requests = new ComponentSet(REQUEST_COMPONENTS);
   const PageMeta = Meta.extend({ pagination: PaginationMeta });
@@ -246,7 +246,6 @@ export function buildDocument(options: { withNotYetServed?: boolean } = {}): Jso
   const paths: Record<string, Record<string, JsonObject>> = {};
   const envelopes = new Set<string>();
   for (const route of ROUTES) {
-    if (!options.withNotYetServed && NOT_YET_SERVED.has(routeKey(route.method, route.path))) continue;
     const name = pascal(route.operationId);
     let success: JsonObject;
     if (route.data || route.page) {

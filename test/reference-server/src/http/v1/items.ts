@@ -16,13 +16,13 @@ import {
   assignTask,
   completeTask,
   createTask,
-  listAllTasks,
   moveTask,
   type NewTask,
-  toV1Item,
   unassignTask,
   uncompleteTask,
-} from '../../domain/tasks.ts';
+} from '../../domain/tasks/commands.ts';
+import { listAllTasks } from '../../domain/tasks/queries.ts';
+import { toV1Item } from '../../domain/tasks/view.ts';
 import { runInTransaction } from '../../domain/transaction.ts';
 import { v1Guard } from '../guards.ts';
 import { principalOf } from '../request-state.ts';

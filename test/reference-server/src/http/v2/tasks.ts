@@ -14,13 +14,12 @@ import {
   completeTask,
   createTask,
   deleteTask,
-  getTask,
   linkThread,
-  listTasks,
   moveTask,
   reorderTask,
   updateTask,
-} from '../../domain/tasks.ts';
+} from '../../domain/tasks/commands.ts';
+import { getTask, listTasks } from '../../domain/tasks/queries.ts';
 import { runInTransaction } from '../../domain/transaction.ts';
 import { keptPages, ok } from '../envelope.ts';
 import { v2Guard } from '../guards.ts';
