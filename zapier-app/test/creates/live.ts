@@ -1,9 +1,9 @@
 import type { ThreadworkClient } from '@threadwork/shared';
 import { expect } from 'vitest';
 import type { LiveServer } from '../../../test/e2e/test/helpers/live-server.ts';
-import { App, appTester } from '../helpers/auth.ts';
+import { appTester } from '../helpers/auth.ts';
 import { IDS, startConnectedServer, THREADS } from '../helpers/live.ts';
-import type { Kind } from './support.ts';
+import { type Kind, operationOf } from './support.ts';
 
 /**
  * The app against a live reference server, started by its contract for one test file (the shared e2e
@@ -32,15 +32,8 @@ export interface Connected {
   inputFields(key: string, inputData: Record<string, unknown>): Promise<Array<Record<string, unknown>>>;
 }
 
-type Operations = Record<string, { operation: { perform: unknown; inputFields: unknown[] } }>;
-
 export async function startConnected(): Promise<Connected> {
   const { server, authData, service } = await startConnectedServer({ testControl: false });
-  const operationOf = (kind: Kind, key: string) => {
-    const operation = (App[kind] as unknown as Operations)[key];
-    if (operation === undefined) throw new Error(`the app has no ${kind}.${key}`);
-    return operation.operation;
-  };
   const run: Connected['run'] = (kind, key, inputData, meta) =>
     appTester(operationOf(kind, key).perform as never, {
       authData,

@@ -8,6 +8,17 @@ export const authData = connection(TOKEN);
 
 export type Kind = 'creates' | 'searches';
 
+/** An action's or search's operation (perform, input fields) in the app; throws when there is none. */
+export function operationOf(kind: Kind, key: string): { perform: unknown; inputFields: unknown[] } {
+  const operations = App[kind] as unknown as Record<
+    string,
+    { operation: { perform: unknown; inputFields: unknown[] } }
+  >;
+  const operation = operations[key];
+  if (operation === undefined) throw new Error(`the app has no ${kind}.${key}`);
+  return operation.operation;
+}
+
 /** Runs an action's or search's perform through appTester, as Zapier would. */
 export function perform(
   kind: Kind,
@@ -15,10 +26,7 @@ export function perform(
   inputData: Record<string, unknown>,
   meta?: Record<string, unknown>,
 ): Promise<unknown> {
-  const operations = App[kind] as Record<string, { operation: { perform: unknown } }>;
-  const operation = operations[key];
-  if (operation === undefined) throw new Error(`the app has no ${kind}.${key}`);
-  return appTester(operation.operation.perform as never, {
+  return appTester(operationOf(kind, key).perform as never, {
     authData,
     inputData,
     ...(meta === undefined ? {} : { meta }),
