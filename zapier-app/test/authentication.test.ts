@@ -1,5 +1,5 @@
 import nock from 'nock';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   appTester,
   authData,
@@ -13,6 +13,7 @@ import {
   sessionPerform,
   zapierMessage,
 } from './helpers/auth.ts';
+import { strictNock } from './helpers/nock.ts';
 
 const QUERY = {
   email: CREDENTIALS.email,
@@ -21,15 +22,7 @@ const QUERY = {
   api_key_name: CREDENTIALS.api_key_name,
 };
 
-beforeEach(() => {
-  nock.disableNetConnect();
-});
-afterEach(() => {
-  const pending = nock.pendingMocks();
-  nock.cleanAll();
-  nock.enableNetConnect();
-  expect(pending).toEqual([]);
-});
+strictNock();
 
 function tokenEndpoint() {
   return nock(ORIGIN, { badheaders: ['x-access-token'] })

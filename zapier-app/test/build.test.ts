@@ -10,24 +10,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AdmZip from 'adm-zip';
 import { afterAll, describe, expect, it } from 'vitest';
+import { TRIGGER_KEYS } from './helpers/keys.ts';
 
 const APP_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(APP_ROOT, 'node_modules', '.bin', 'zapier-platform');
-const TRIGGER_KEYS = [
-  'new_task_in_list',
-  'new_task_on_board',
-  'task_completed',
-  'task_archived',
-  'task_deleted',
-  'task_assigned',
-  'task_moved_to_list',
-  'new_thread_reply',
-  'teams',
-  'boards',
-  'lists',
-  'threads',
-];
-
 function run(command: string, args: string[], cwd: string) {
   const result = spawnSync(command, args, {
     cwd,

@@ -2,21 +2,8 @@ import { V1Item } from '@threadwork/shared';
 import { describe, expect, it } from 'vitest';
 import authentication from '../src/authentication.ts';
 import triggers from '../src/triggers/index.ts';
-
-const TRIGGER_KEYS = [
-  'new_task_in_list',
-  'new_task_on_board',
-  'task_completed',
-  'task_archived',
-  'task_deleted',
-  'task_assigned',
-  'task_moved_to_list',
-  'new_thread_reply',
-  'teams',
-  'boards',
-  'lists',
-  'threads',
-];
+import { TRIGGER_KEYS } from './helpers/keys.ts';
+import { isTitleCase } from './helpers/style.ts';
 
 type Field = Record<string, unknown>;
 type Definition = {
@@ -25,10 +12,6 @@ type Definition = {
   operation: { type: string; inputFields?: Field[]; sample: Record<string, unknown>; outputFields: Field[] };
 };
 const all = triggers as unknown as Definition[];
-
-const SMALL_WORDS = new Set(['a', 'an', 'and', 'as', 'or', 'to', 'of', 'in', 'on', 'from', 'the', 'for']);
-const isTitleCase = (label: string) =>
-  label.split(/\s+/).every((word, index) => (index > 0 && SMALL_WORDS.has(word)) || /^[A-Z0-9(]/.test(word));
 
 describe('the triggers', () => {
   it('are exactly the keys of the contract: instant hooks, then hidden dropdowns', () => {

@@ -1,6 +1,6 @@
 import { signPayload } from '@threadwork/shared/webhooks';
 import nock from 'nock';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { itemOutputFields } from '../src/triggers/rest-hook.ts';
 import {
   App,
@@ -13,6 +13,7 @@ import {
   rejection,
   zapierMessage,
 } from './helpers/auth.ts';
+import { strictNock } from './helpers/nock.ts';
 
 /** A trigger's operation function, as appTester takes it. */
 function op(key: string, name: string) {
@@ -24,15 +25,7 @@ function op(key: string, name: string) {
 
 const TARGET_URL = 'https://hooks.zapier.test/hooks/standard/1/abc';
 
-beforeEach(() => {
-  nock.disableNetConnect();
-});
-afterEach(() => {
-  const pending = nock.pendingMocks();
-  nock.cleanAll();
-  nock.enableNetConnect();
-  expect(pending).toEqual([]);
-});
+strictNock();
 
 /** The token endpoint minting a fresh token (subscribe and unsubscribe never reuse the connection's). */
 function mintsToken(token: string) {

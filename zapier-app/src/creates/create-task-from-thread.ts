@@ -1,5 +1,15 @@
 import { defineAction } from './define.ts';
-import { boardField, defined, listField, placementFields, teamField, threadField } from './fields.ts';
+import {
+  boardField,
+  defined,
+  dueAtField,
+  listField,
+  notesField,
+  placement,
+  placementFields,
+  teamField,
+  threadField,
+} from './fields.ts';
 import { task } from './resources.ts';
 
 export default defineAction({
@@ -27,21 +37,9 @@ export default defineAction({
       default: 'false',
       helpText: 'Yes also archives the thread in the mailbox (it leaves the Inbox), e.g. `yes`.',
     },
-    {
-      key: 'notes',
-      label: 'Notes',
-      type: 'text',
-      required: false,
-      helpText: 'Free text shown on the task, e.g. `Quote attached in the thread.`',
-    },
-    {
-      key: 'due_at',
-      label: 'Due At',
-      type: 'datetime',
-      required: false,
-      helpText: 'When the task is due, e.g. `2026-01-09T17:00:00Z` or `tomorrow noon`.',
-    },
-    ...placementFields('the task'),
+    notesField('Quote attached in the thread.'),
+    dueAtField('tomorrow noon'),
+    ...placementFields,
   ],
   resource: task,
   perform: ({ input, v2, idempotencyKey }) =>
@@ -53,8 +51,7 @@ export default defineAction({
         archive: input.boolean('archive'),
         notes: input.body('notes'),
         due_at: input.text('due_at'),
-        position: input.choice('position', ['top', 'bottom']),
-        after_task_id: input.text('after_task_id'),
+        ...placement(input),
       }),
       { idempotencyKey: idempotencyKey() },
     ),

@@ -1,5 +1,14 @@
 import { defineAction } from './define.ts';
-import { boardField, defined, listField, placementFields, teamField } from './fields.ts';
+import {
+  boardField,
+  defined,
+  dueAtField,
+  listField,
+  notesField,
+  placement,
+  placementFields,
+  teamField,
+} from './fields.ts';
 import { task } from './resources.ts';
 
 export default defineAction({
@@ -17,21 +26,9 @@ export default defineAction({
       required: true,
       helpText: 'The task title, e.g. `Call Bob about the quote`.',
     },
-    {
-      key: 'notes',
-      label: 'Notes',
-      type: 'text',
-      required: false,
-      helpText: 'Free text shown on the task, e.g. `He asked for it by Friday.`',
-    },
-    {
-      key: 'due_at',
-      label: 'Due At',
-      type: 'datetime',
-      required: false,
-      helpText: 'When the task is due, e.g. `2026-01-09T17:00:00Z` or `next Friday 5pm`.',
-    },
-    ...placementFields('the task'),
+    notesField('He asked for it by Friday.'),
+    dueAtField('next Friday 5pm'),
+    ...placementFields,
   ],
   resource: task,
   perform: ({ input, v2, idempotencyKey }) =>
@@ -41,8 +38,7 @@ export default defineAction({
         title: input.required('title'),
         notes: input.body('notes'),
         due_at: input.text('due_at'),
-        position: input.choice('position', ['top', 'bottom']),
-        after_task_id: input.text('after_task_id'),
+        ...placement(input),
       }),
       { idempotencyKey: idempotencyKey() },
     ),

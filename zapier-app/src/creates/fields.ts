@@ -26,80 +26,113 @@ export interface InputField {
 
 type Options = { required?: boolean; helpText?: string; label?: string };
 
-export const teamField = (options: Options = {}): InputField => ({
+/** A field that names one object: `defaults` say how, and each use may change its label, help or requiredness. */
+const idField =
+  (defaults: InputField & { required: boolean }) =>
+  (options: Options = {}): InputField => ({
+    ...defaults,
+    label: options.label ?? defaults.label,
+    required: options.required ?? defaults.required,
+    helpText: options.helpText ?? defaults.helpText,
+  });
+
+export const teamField = idField({
   key: 'team_id',
-  label: options.label ?? 'Team',
-  required: options.required ?? false,
+  label: 'Team',
+  required: false,
   dynamic: 'teams.id.name',
+  helpText: 'The team whose boards to choose from. Pick one, or map a team ID (e.g. `team_acme`).',
+});
+
+const boardIdField = idField({
+  key: 'board_id',
+  label: 'Board',
+  required: false,
+  dynamic: 'boards.id.name',
   helpText:
-    options.helpText ??
-    'The team whose boards to choose from. Pick one, or map a team ID (e.g. `team_acme`).',
+    'The board whose lists to choose from (choose a team first). Pick one, or map a board ID (e.g. `brd_roadmap`).',
 });
 
 export const boardField = (options: Options & { altersDynamicFields?: boolean } = {}): InputField => ({
-  key: 'board_id',
-  label: options.label ?? 'Board',
-  required: options.required ?? false,
-  dynamic: 'boards.id.name',
-  helpText:
-    options.helpText ??
-    'The board whose lists to choose from (choose a team first). Pick one, or map a board ID (e.g. `brd_roadmap`).',
+  ...boardIdField(options),
   ...(options.altersDynamicFields ? { altersDynamicFields: true } : {}),
 });
 
-export const listField = (options: Options = {}): InputField => ({
+export const listField = idField({
   key: 'list_id',
-  label: options.label ?? 'List',
-  required: options.required ?? true,
+  label: 'List',
+  required: true,
   dynamic: 'lists.id.name',
-  helpText:
-    options.helpText ??
-    'The list (choose a team and board first). Pick one, or map a list ID (e.g. `lst_todo`).',
+  helpText: 'The list (choose a team and board first). Pick one, or map a list ID (e.g. `lst_todo`).',
 });
 
-export const taskField = (options: Options = {}): InputField => ({
+export const taskField = idField({
   key: 'task_id',
-  label: options.label ?? 'Task',
-  required: options.required ?? true,
+  label: 'Task',
+  required: true,
   search: 'find_task.id',
   helpText:
-    options.helpText ??
     'The task: map its ID from an earlier step (e.g. `tsk_01hq3v7c9e8f`), or add a Find Task search step.',
 });
 
-export const threadField = (options: Options = {}): InputField => ({
+export const threadField = idField({
   key: 'thread_id',
-  label: options.label ?? 'Email Thread',
-  required: options.required ?? true,
+  label: 'Email Thread',
+  required: true,
   dynamic: 'threads.id.subject',
   search: 'find_thread.thread_id',
   helpText:
-    options.helpText ??
     'The mailbox thread: pick a recent one, or map its hex ID (e.g. `18c2f0a1b2c3d4e5`), or add a Find Email Thread search step.',
 });
 
-const POSITION_CHOICES = [
-  { value: 'top', label: 'Top of the List', sample: 'top' },
-  { value: 'bottom', label: 'Bottom of the List', sample: 'bottom' },
-];
+/** A task's notes, free text; `example` shows a value in the help text. */
+export const notesField = (example: string): InputField => ({
+  key: 'notes',
+  label: 'Notes',
+  type: 'text',
+  required: false,
+  helpText: `Free text shown on the task, e.g. \`${example}\``,
+});
+
+/** When a task is due; `example` shows a value Zapier can read, after the ISO form. */
+export const dueAtField = (example: string): InputField => ({
+  key: 'due_at',
+  label: 'Due At',
+  type: 'datetime',
+  required: false,
+  helpText: `When the task is due, e.g. \`2026-01-09T17:00:00Z\` or \`${example}\`.`,
+});
+
+const POSITIONS = ['top', 'bottom'] as const;
+
+const POSITION_CHOICES = POSITIONS.map((position) => ({
+  value: position,
+  label: `${titleCase(position)} of the List`,
+  sample: position,
+}));
 
 /** Where a task lands: `position` (top by default), or directly below `after_task_id`, which wins. */
-export const placementFields = (what: string): InputField[] => [
+export const placementFields: InputField[] = [
   {
     key: 'position',
     label: 'Position',
     required: false,
     choices: POSITION_CHOICES,
-    helpText: `Where ${what} lands in the list: the top (the default) or the bottom, e.g. \`bottom\`.`,
+    helpText: 'Where the task lands in the list: the top (the default) or the bottom, e.g. `bottom`.',
   },
   {
     key: 'after_task_id',
     label: 'Place Below Task',
     required: false,
     search: 'find_task.id',
-    helpText: `Place ${what} directly below this task (e.g. \`tsk_01hq3v7c9e8a\`); wins over Position.`,
+    helpText: 'Place the task directly below this task (e.g. `tsk_01hq3v7c9e8a`); wins over Position.',
   },
 ];
+
+/** Reads what `placementFields` asked for, as the v2 create, move and reorder bodies take it. */
+export function placement(input: Inputs): { position?: (typeof POSITIONS)[number]; after_task_id?: string } {
+  return { position: input.choice('position', POSITIONS), after_task_id: input.text('after_task_id') };
+}
 
 function titleCase(value: string): string {
   return value

@@ -1,5 +1,13 @@
 import { defineAction } from './define.ts';
-import { boardField, defined, listField, placementFields, taskField, teamField } from './fields.ts';
+import {
+  boardField,
+  defined,
+  listField,
+  placement,
+  placementFields,
+  taskField,
+  teamField,
+} from './fields.ts';
 import { task } from './resources.ts';
 
 export default defineAction({
@@ -17,7 +25,7 @@ export default defineAction({
       helpText:
         'The list to move the task to (choose a team and board first), or map a list ID (e.g. `lst_doing`). Moving to its current list changes nothing.',
     }),
-    ...placementFields('the task'),
+    ...placementFields,
   ],
   resource: task,
   perform: ({ input, v2, idempotencyKey }) =>
@@ -25,8 +33,7 @@ export default defineAction({
       input.required('task_id'),
       defined({
         list_id: input.required('list_id'),
-        position: input.choice('position', ['top', 'bottom']),
-        after_task_id: input.text('after_task_id'),
+        ...placement(input),
       }),
       { idempotencyKey: idempotencyKey() },
     ),

@@ -1,6 +1,6 @@
 import { ThreadworkError } from '@threadwork/shared';
 import { defineAction } from './define.ts';
-import { defined, placementFields, taskField } from './fields.ts';
+import { defined, placement, placementFields, taskField } from './fields.ts';
 import { reorderResult } from './resources.ts';
 
 export default defineAction({
@@ -8,13 +8,12 @@ export default defineAction({
   noun: 'Task',
   label: 'Reorder Task',
   description: 'Updates the position of a task within its list (its priority).',
-  inputFields: [taskField(), ...placementFields('the task')],
+  inputFields: [taskField(), ...placementFields],
   resource: reorderResult,
   perform: async ({ input, v2, idempotencyKey }) => {
     const id = input.required('task_id');
     const body = defined({
-      position: input.choice('position', ['top', 'bottom']),
-      after_task_id: input.text('after_task_id'),
+      ...placement(input),
     });
     const first = await v2().tasks.reorder(id, body, { idempotencyKey: idempotencyKey() });
     if (first.persisted) return first;

@@ -295,8 +295,7 @@ export const assignmentChange: Resource<AssignmentChange> = {
 export const unassignment: Resource<AssignmentChange> = {
   sample: { id: 'tsk_01hq3v7c9e8f', assignee_email: null, unassigned_email: 'bob@example.com' },
   outputFields: [
-    { key: 'id', label: 'Task ID' },
-    { key: 'assignee_email', label: 'Assignee Email' },
+    ...assignmentChange.outputFields,
     { key: 'unassigned_email', label: 'Unassigned Member Email' },
   ],
 };

@@ -29,24 +29,17 @@ export function sessionToken(bundle: Bundle): string {
 
 /** The v2 client: `{origin}/v2`, legacy token auth (`x-access-token`). */
 export function v2Client(z: ZObject, bundle: Bundle, options: ClientOptions = {}): ThreadworkClient {
-  const token = options.token;
-  return new ThreadworkClient({
-    baseUrl: `${originOf(bundle)}/v2`,
-    accessToken: () => token ?? sessionToken(bundle),
-    maxRetries: 0,
-    fetch: zapierFetch(z),
-  });
+  return new ThreadworkClient({ baseUrl: `${originOf(bundle)}/v2`, ...overZapier(z, bundle, options) });
 }
 
 /** The v1 client: `{origin}/api/v1`, with the connection's session token. */
 export function v1Client(z: ZObject, bundle: Bundle, options: ClientOptions = {}): LegacyClient {
-  const token = options.token;
-  return new LegacyClient({
-    origin: originOf(bundle),
-    accessToken: () => token ?? sessionToken(bundle),
-    maxRetries: 0,
-    fetch: zapierFetch(z),
-  });
+  return new LegacyClient({ origin: originOf(bundle), ...overZapier(z, bundle, options) });
+}
+
+/** What both clients take to run over `z.request`: the token, one attempt, Zapier's fetch. */
+function overZapier(z: ZObject, bundle: Bundle, { token }: ClientOptions) {
+  return { accessToken: () => token ?? sessionToken(bundle), maxRetries: 0, fetch: zapierFetch(z) };
 }
 
 /** Bodies of these statuses must be null in a fetch `Response`. */

@@ -1,9 +1,8 @@
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import App from '../../src/index.ts';
 import { idempotencyKey } from '../../src/lib/idempotency.ts';
 import { BOARD_CUSTOM_FIELDS } from './cases.ts';
-import { appTester, authData, envelope, errorBody, mockService, perform } from './support.ts';
+import { appTester, authData, envelope, errorBody, mockService, operationOf, perform } from './support.ts';
 
 beforeAll(() => {
   nock.disableNetConnect();
@@ -14,13 +13,9 @@ afterEach(() => {
 });
 
 type Fields = Array<Record<string, unknown>>;
-const creates = App.creates as unknown as Record<string, { operation: { inputFields: unknown } }>;
 
 function inputFields(key: string, inputData: Record<string, unknown>): Promise<Fields> {
-  return appTester(
-    creates[key]!.operation.inputFields as never,
-    { authData, inputData } as never,
-  ) as Promise<Fields>;
+  return appTester(operationOf('creates', key).inputFields as never, { authData, inputData });
 }
 
 describe('bad input is refused with a message naming the field, and nothing is sent', () => {

@@ -15,6 +15,7 @@ import { describe, expect, it } from 'vitest';
 import creates from '../../src/creates/index.ts';
 import * as resources from '../../src/creates/resources.ts';
 import searches, { searchOrCreates } from '../../src/searches/index.ts';
+import { isTitleCase } from '../helpers/style.ts';
 
 // The contract (keys letter for letter) and Zapier's publishing style, checked over every action and search.
 
@@ -54,13 +55,6 @@ type Definition = {
   operation: { inputFields: unknown[]; sample: Record<string, unknown>; outputFields: Field[] };
 };
 const all = [...creates, ...searches] as unknown as Definition[];
-
-const SMALL_WORDS = new Set(['a', 'an', 'and', 'as', 'or', 'to', 'of', 'in', 'on', 'from', 'the', 'for']);
-function isTitleCase(label: string): boolean {
-  return label
-    .split(/\s+/)
-    .every((word, index) => (index > 0 && SMALL_WORDS.has(word)) || /^[A-Z0-9(]/.test(word));
-}
 
 describe('the app’s actions and searches', () => {
   it('are exactly the keys of the contract', () => {

@@ -10,16 +10,9 @@ afterAll(async () => {
   await live.server.stop();
 });
 
-async function twice(key: string, inputData: Record<string, unknown>) {
-  const first = await live.run('creates', key, inputData);
-  const second = await live.run('creates', key, inputData);
-  expect(second).toEqual(first);
-  return first as Record<string, unknown>;
-}
-
 describe('contacts, live', () => {
   it('create_contact twice creates one contact; find_contact finds it; update_contact changes it', async () => {
-    const created = await twice('create_contact', {
+    const created = await live.twice('create_contact', {
       team_id: IDS.paidTeam,
       name: 'Live Dora Finch',
       contact_info: { email: 'dora@finch.test' },
@@ -36,14 +29,14 @@ describe('contacts, live', () => {
       q: 'Live Dora',
     })) as Contact[];
     expect(found.map((contact) => contact.id)).toEqual([created['id']]);
-    const updated = await twice('update_contact', { contact_id: created['id'], stage: 'Customer' });
+    const updated = await live.twice('update_contact', { contact_id: created['id'], stage: 'Customer' });
     expect(updated).toMatchObject({ id: created['id'], stage: 'Customer', name: 'Live Dora Finch' });
   });
 });
 
 describe('companies, live', () => {
   it('create_company twice creates one company; find_company finds it; update_company changes it', async () => {
-    const created = await twice('create_company', {
+    const created = await live.twice('create_company', {
       team_id: IDS.paidTeam,
       name: 'Live Heron Works',
       company_info: { domain: 'heron.test' },
@@ -53,7 +46,7 @@ describe('companies, live', () => {
       q: 'Heron',
     })) as Company[];
     expect(found.map((company) => company.id)).toEqual([created['id']]);
-    const updated = await twice('update_company', { company_id: created['id'], stage: 'Active' });
+    const updated = await live.twice('update_company', { company_id: created['id'], stage: 'Active' });
     expect(updated).toMatchObject({ id: created['id'], stage: 'Active', name: 'Live Heron Works' });
   });
 });

@@ -10,13 +10,6 @@ afterAll(async () => {
   await live.server.stop();
 });
 
-async function twice(key: string, inputData: Record<string, unknown>) {
-  const first = await live.run('creates', key, inputData);
-  const second = await live.run('creates', key, inputData);
-  expect(second).toEqual(first);
-  return first as Record<string, unknown>;
-}
-
 async function thread(id: string): Promise<EmailThread> {
   return live.service.emailThreads.get(id);
 }
@@ -27,7 +20,7 @@ async function threadIds(q: string): Promise<string[]> {
 
 describe('create_draft, live', () => {
   it('twice in a thread leaves one reply draft there', async () => {
-    const draft = await twice('create_draft', { thread_id: THREADS.roof.id, body: 'Live: thanks Bob' });
+    const draft = await live.twice('create_draft', { thread_id: THREADS.roof.id, body: 'Live: thanks Bob' });
     expect(draft).toMatchObject({ thread_id: THREADS.roof.id, subject: `Re: ${THREADS.roof.subject}` });
     const drafts = (await live.service.drafts.list()).data.filter(
       (candidate) => candidate.thread_id === THREADS.roof.id,
@@ -37,7 +30,7 @@ describe('create_draft, live', () => {
 
   it('twice as a new message leaves one draft', async () => {
     const inputs = { to: ['carol@cafe.test'], subject: 'Live: new draft', body: 'Hello' };
-    const draft = await twice('create_draft', inputs);
+    const draft = await live.twice('create_draft', inputs);
     const drafts = (await live.service.drafts.list()).data.filter(
       (candidate) => candidate.subject === 'Live: new draft',
     );
@@ -48,7 +41,10 @@ describe('create_draft, live', () => {
 describe('reply_to_thread, live', () => {
   it('twice sends one reply', async () => {
     const before = (await thread(THREADS.lunch.id)).message_ids.length;
-    const sent = await twice('reply_to_thread', { thread_id: THREADS.lunch.id, body: 'Live: see you then' });
+    const sent = await live.twice('reply_to_thread', {
+      thread_id: THREADS.lunch.id,
+      body: 'Live: see you then',
+    });
     expect(sent).toMatchObject({ thread_id: THREADS.lunch.id });
     expect((await thread(THREADS.lunch.id)).message_ids).toHaveLength(before + 1);
   });
@@ -69,7 +65,7 @@ describe('change_labels, live', () => {
     expect(add?.['choices']).toEqual(
       expect.arrayContaining([{ value: 'Label_1', label: 'Clients', sample: 'Label_1' }]),
     );
-    const result = await twice('change_labels', {
+    const result = await live.twice('change_labels', {
       thread_id: THREADS.lunch.id,
       add: ['STARRED'],
       remove: ['INBOX'],
@@ -82,7 +78,7 @@ describe('change_labels, live', () => {
 
 describe('set_read_state, live', () => {
   it('twice marks the thread read', async () => {
-    expect(await twice('set_read_state', { thread_id: THREADS.roof.id, read: true })).toMatchObject({
+    expect(await live.twice('set_read_state', { thread_id: THREADS.roof.id, read: true })).toMatchObject({
       unread: false,
     });
     expect((await thread(THREADS.roof.id)).unread).toBe(false);
@@ -92,7 +88,7 @@ describe('set_read_state, live', () => {
 describe('snooze_thread, live', () => {
   it('twice snoozes the thread out of the Inbox', async () => {
     const until = new Date(Date.now() + 7 * 24 * 3600_000).toISOString();
-    await twice('snooze_thread', { thread_id: THREADS.roof.id, until });
+    await live.twice('snooze_thread', { thread_id: THREADS.roof.id, until });
     expect(await threadIds('in:inbox')).not.toContain(THREADS.roof.id);
   });
 
@@ -105,7 +101,7 @@ describe('snooze_thread, live', () => {
 
 describe('analyze_thread, live', () => {
   it('twice gives one analysis, the one the service then holds', async () => {
-    const analysis = await twice('analyze_thread', { thread_id: THREADS.lunch.id });
+    const analysis = await live.twice('analyze_thread', { thread_id: THREADS.lunch.id });
     expect(analysis).toMatchObject({ thread_id: THREADS.lunch.id });
     expect(await live.service.emailThreads.getAnalysis(THREADS.lunch.id)).toEqual(analysis);
   });

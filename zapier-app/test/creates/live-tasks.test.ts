@@ -15,14 +15,6 @@ afterAll(async () => {
   await live?.server.stop();
 });
 
-/** Runs the action twice with the same inputs; the replay answers what the first run did. */
-async function twice(key: string, inputData: Record<string, unknown>, meta?: Record<string, unknown>) {
-  const first = await live.run('creates', key, inputData, meta);
-  const second = await live.run('creates', key, inputData, meta);
-  expect(second).toEqual(first);
-  return first as Record<string, unknown>;
-}
-
 async function tasksIn(listId: string): Promise<Task[]> {
   const tasks: Task[] = [];
   for await (const task of live.service.tasks.list({ list_id: listId })) tasks.push(task);
@@ -41,7 +33,7 @@ describe('task actions, live', () => {
       notes: 'About the roof',
       position: 'bottom',
     };
-    const task = await twice('create_task', inputs);
+    const task = await live.twice('create_task', inputs);
     expect(task).toMatchObject({ title: 'Live: call Bob', notes: 'About the roof', list_id: IDS.todo });
     const matches = (await tasksIn(IDS.todo)).filter((candidate) => candidate.title === 'Live: call Bob');
     expect(matches.map((candidate) => candidate.id)).toEqual([task['id']]);
@@ -50,7 +42,7 @@ describe('task actions, live', () => {
 
   it('create_task_from_thread twice creates one task, linked to the thread, with the title given', async () => {
     const inputs = { list_id: IDS.doing, thread_id: THREADS.lunch.id, title: 'Live: lunch reply' };
-    const task = await twice('create_task_from_thread', inputs);
+    const task = await live.twice('create_task_from_thread', inputs);
     expect(task).toMatchObject({ title: 'Live: lunch reply', thread_ids: [THREADS.lunch.id] });
     const matches = (await tasksIn(IDS.doing)).filter((candidate) =>
       candidate.thread_ids.includes(THREADS.lunch.id),
@@ -68,9 +60,9 @@ describe('task actions, live', () => {
 
   it('complete_task and mark_task_incomplete (v1), each twice, leave the task as asked', async () => {
     const { id } = await newTask('Live: complete me');
-    expect(await twice('complete_task', { task_id: id })).toMatchObject({ id, completed: true });
+    expect(await live.twice('complete_task', { task_id: id })).toMatchObject({ id, completed: true });
     expect((await live.service.tasks.get(id)).completed).toBe(true);
-    expect(await twice('mark_task_incomplete', { task_id: id })).toEqual({
+    expect(await live.twice('mark_task_incomplete', { task_id: id })).toEqual({
       id,
       completed: false,
     });
@@ -79,7 +71,7 @@ describe('task actions, live', () => {
 
   it('assign_task (v1) twice assigns; unassign_task with the task alone finds the assignee and unassigns', async () => {
     const { id } = await newTask('Live: assign me');
-    await twice('assign_task', { task_id: id, assignee_email: 'bob@example.com' });
+    await live.twice('assign_task', { task_id: id, assignee_email: 'bob@example.com' });
     expect((await live.service.tasks.get(id)).assignee?.email).toBe('bob@example.com');
     expect(await live.run('creates', 'unassign_task', { task_id: id })).toEqual({
       id,
@@ -98,7 +90,11 @@ describe('task actions, live', () => {
   it('move_task twice moves the task once, to the place asked', async () => {
     const anchor = await newTask('Live: anchor', IDS.doing);
     const { id } = await newTask('Live: move me');
-    const moved = await twice('move_task', { task_id: id, list_id: IDS.doing, after_task_id: anchor.id });
+    const moved = await live.twice('move_task', {
+      task_id: id,
+      list_id: IDS.doing,
+      after_task_id: anchor.id,
+    });
     expect(moved).toMatchObject({ id, list_id: IDS.doing });
     const doing = (await tasksIn(IDS.doing)).map((task) => task.id);
     expect(doing.filter((candidate) => candidate === id)).toHaveLength(1);
@@ -107,20 +103,23 @@ describe('task actions, live', () => {
 
   it('reorder_task twice puts the task at the bottom, and says where it landed', async () => {
     const { id } = await newTask('Live: reorder me', IDS.done);
-    const result = await twice('reorder_task', { task_id: id, position: 'bottom' });
+    const result = await live.twice('reorder_task', { task_id: id, position: 'bottom' });
     expect(result).toMatchObject({ id, persisted: true });
     expect((await tasksIn(IDS.done)).at(-1)?.id).toBe(id);
   });
 
   it('set_task_color twice sets the colour', async () => {
     const { id } = await newTask('Live: colour me');
-    expect(await twice('set_task_color', { task_id: id, shade: 'red' })).toMatchObject({ id, shade: 'red' });
+    expect(await live.twice('set_task_color', { task_id: id, shade: 'red' })).toMatchObject({
+      id,
+      shade: 'red',
+    });
     expect((await live.service.tasks.get(id)).shade).toBe('red');
   });
 
   it('link_thread twice links the thread once', async () => {
     const { id } = await newTask('Live: link me');
-    const result = await twice('link_thread', { task_id: id, thread_id: THREADS.roof.id });
+    const result = await live.twice('link_thread', { task_id: id, thread_id: THREADS.roof.id });
     expect(result).toEqual({ id, thread_ids: [THREADS.roof.id] });
     expect((await live.service.tasks.get(id)).thread_ids).toEqual([THREADS.roof.id]);
   });
@@ -177,7 +176,7 @@ describe('custom fields, live', () => {
       [`custom_field__${IDS.priority}`]: [IDS.priorityHigh],
       [`custom_field__${IDS.estimate}`]: '2.5',
     };
-    const task = await twice('set_custom_fields', inputs, meta);
+    const task = await live.twice('set_custom_fields', inputs, meta);
     const expected = [
       { field_id: IDS.priority, value: [IDS.priorityHigh] },
       { field_id: IDS.estimate, value: 2.5 },
@@ -206,7 +205,7 @@ describe('custom fields, live', () => {
 
 describe('board and list actions, live', () => {
   it('create_board twice creates one board', async () => {
-    const board = await twice('create_board', { team_id: IDS.paidTeam, name: 'Live: Roadmap 2026' });
+    const board = await live.twice('create_board', { team_id: IDS.paidTeam, name: 'Live: Roadmap 2026' });
     expect(board).toMatchObject({ name: 'Live: Roadmap 2026', team_id: IDS.paidTeam, board_type: 'shared' });
     const named = [];
     for await (const candidate of live.service.boards.list({ team_id: IDS.paidTeam })) {
@@ -216,7 +215,7 @@ describe('board and list actions, live', () => {
   });
 
   it('create_list twice creates one list', async () => {
-    const list = await twice('create_list', { board_id: IDS.board, name: 'Live: Waiting' });
+    const list = await live.twice('create_list', { board_id: IDS.board, name: 'Live: Waiting' });
     expect(list).toMatchObject({ name: 'Live: Waiting', board_id: IDS.board });
     const named = [];
     for await (const candidate of live.service.lists.list(IDS.board)) {

@@ -1,18 +1,15 @@
-import { ThreadworkClient } from '@threadwork/shared';
-import zapier from 'zapier-platform-core';
-import { type LiveServer, startLiveServer } from '../../../test/e2e/test/helpers/live-server.ts';
-import { CREDENTIALS, IDS, THREADS } from '../../../test/e2e/test/helpers/seed.ts';
-import App from '../../src/index.ts';
-import type { Kind } from './support.ts';
+import type { ThreadworkClient } from '@threadwork/shared';
+import { expect } from 'vitest';
+import type { LiveServer } from '../../../test/e2e/test/helpers/live-server.ts';
+import { appTester } from '../helpers/auth.ts';
+import { IDS, startConnectedServer, THREADS } from '../helpers/live.ts';
+import { type Kind, operationOf } from './support.ts';
 
 /**
  * The app against a live reference server, started by its contract for one test file (the shared e2e
- * seed: ada's legacy key, the Acme boards and custom fields, her mailbox). The connection is made the way
- * Zapier makes it: the app's own session exchange turns the credentials into the session token.
+ * seed: ada's legacy key, the Acme boards and custom fields, her mailbox), connected as Zapier connects.
  */
 export { IDS, THREADS };
-
-const appTester = zapier.createAppTester(App);
 
 export interface Connected {
   server: LiveServer;
@@ -25,50 +22,35 @@ export interface Connected {
     inputData: Record<string, unknown>,
     meta?: Record<string, unknown>,
   ): Promise<unknown>;
+  /** Runs an action twice with the same inputs (a replayed Zap step); the replay answers what the first run did. */
+  twice(
+    key: string,
+    inputData: Record<string, unknown>,
+    meta?: Record<string, unknown>,
+  ): Promise<Record<string, unknown>>;
   /** Runs a dynamic input-fields function of an action (e.g. a board's custom fields). */
   inputFields(key: string, inputData: Record<string, unknown>): Promise<Array<Record<string, unknown>>>;
 }
 
-type Operations = Record<string, { operation: { perform: unknown; inputFields: unknown[] } }>;
-
 export async function startConnected(): Promise<Connected> {
-  const server = await startLiveServer();
-  const credentials = {
-    origin: server.origin,
-    email: CREDENTIALS.legacy.email,
-    api_key: CREDENTIALS.legacy.apiKey,
-    api_secret: CREDENTIALS.legacy.apiSecret,
-    api_key_name: CREDENTIALS.legacy.apiKeyName,
-  };
-  const authentication = App.authentication as unknown as { sessionConfig: { perform: unknown } };
-  const session = (await appTester(
-    authentication.sessionConfig.perform as never,
-    {
-      authData: credentials,
-    } as never,
-  )) as { sessionKey: string };
-  const authData = { ...credentials, sessionKey: session.sessionKey };
-  const operationOf = (kind: Kind, key: string) => {
-    const operation = (App[kind] as unknown as Operations)[key];
-    if (operation === undefined) throw new Error(`the app has no ${kind}.${key}`);
-    return operation.operation;
-  };
+  const { server, authData, service } = await startConnectedServer({ testControl: false });
+  const run: Connected['run'] = (kind, key, inputData, meta) =>
+    appTester(operationOf(kind, key).perform as never, {
+      authData,
+      inputData,
+      ...(meta === undefined ? {} : { meta }),
+    });
   return {
     server,
-    service: new ThreadworkClient({ baseUrl: server.v2BaseUrl, apiKey: CREDENTIALS.full }),
-    run: (kind, key, inputData, meta) =>
-      appTester(
-        operationOf(kind, key).perform as never,
-        {
-          authData,
-          inputData,
-          ...(meta === undefined ? {} : { meta }),
-        } as never,
-      ) as Promise<unknown>,
+    service,
+    run,
+    twice: async (key, inputData, meta) => {
+      const first = await run('creates', key, inputData, meta);
+      const second = await run('creates', key, inputData, meta);
+      expect(second).toEqual(first);
+      return first as Record<string, unknown>;
+    },
     inputFields: (key, inputData) =>
-      appTester(
-        operationOf('creates', key).inputFields as never,
-        { authData, inputData } as never,
-      ) as Promise<Array<Record<string, unknown>>>,
+      appTester(operationOf('creates', key).inputFields as never, { authData, inputData }),
   };
 }

@@ -1,31 +1,23 @@
 import nock from 'nock';
-import zapier from 'zapier-platform-core';
-import App from '../../src/index.ts';
+import { App, appTester, authData as connection, FRESH_TOKEN, ORIGIN } from '../helpers/auth.ts';
 
 /** The connection every nock test uses: a fresh (unexpired) session token, so no token call is made. */
-export const ORIGIN = 'https://threadwork.example.test';
-
-/** An unsigned JWT whose `exp` is `secondsFromNow` ahead: the app reads `exp` to know when to renew. */
-export function sessionToken(secondsFromNow = 20 * 60): string {
-  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  const exp = Math.floor(Date.now() / 1000) + secondsFromNow;
-  return `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ sub: 'usr_ada', exp })}.c2lnbmF0dXJl`;
-}
-
-export const TOKEN = sessionToken();
-
-export const authData = {
-  origin: ORIGIN,
-  email: 'ada@example.com',
-  api_key: 'adakey01',
-  api_secret: 'adasecret01',
-  api_key_name: 'Zapier',
-  sessionKey: TOKEN,
-};
-
-export const appTester = zapier.createAppTester(App);
+export { appTester, ORIGIN };
+export const TOKEN = FRESH_TOKEN;
+export const authData = connection(TOKEN);
 
 export type Kind = 'creates' | 'searches';
+
+/** An action's or search's operation (perform, input fields) in the app; throws when there is none. */
+export function operationOf(kind: Kind, key: string): { perform: unknown; inputFields: unknown[] } {
+  const operations = App[kind] as unknown as Record<
+    string,
+    { operation: { perform: unknown; inputFields: unknown[] } }
+  >;
+  const operation = operations[key];
+  if (operation === undefined) throw new Error(`the app has no ${kind}.${key}`);
+  return operation.operation;
+}
 
 /** Runs an action's or search's perform through appTester, as Zapier would. */
 export function perform(
@@ -34,17 +26,11 @@ export function perform(
   inputData: Record<string, unknown>,
   meta?: Record<string, unknown>,
 ): Promise<unknown> {
-  const operations = App[kind] as Record<string, { operation: { perform: unknown } }>;
-  const operation = operations[key];
-  if (operation === undefined) throw new Error(`the app has no ${kind}.${key}`);
-  return appTester(
-    operation.operation.perform as never,
-    {
-      authData,
-      inputData,
-      ...(meta === undefined ? {} : { meta }),
-    } as never,
-  ) as Promise<unknown>;
+  return appTester(operationOf(kind, key).perform as never, {
+    authData,
+    inputData,
+    ...(meta === undefined ? {} : { meta }),
+  });
 }
 
 /** The v2 success envelope around `data`. */

@@ -8,14 +8,18 @@ import { appTester, sessionPerform } from './auth.ts';
 export { startReceiver } from '../../../test/e2e/test/helpers/receiver.ts';
 export { CREDENTIALS, IDS, THREADS };
 
-/** A reference server started by its contract (with `/_control`), and the app connected to it. */
-export async function startConnectedServer(): Promise<{
+/**
+ * A reference server started by its contract (with `/_control` unless `testControl` is false), and the app
+ * connected to it the way Zapier connects: the app's own session exchange turns the credentials into the
+ * session token.
+ */
+export async function startConnectedServer({ testControl = true } = {}): Promise<{
   server: LiveServer;
   authData: Record<string, string>;
   /** A v2 client with a full-scope key, to cause events outside the app. */
   service: ThreadworkClient;
 }> {
-  const server = await startLiveServer({ seed: e2eSeed, testControl: true });
+  const server = await startLiveServer({ seed: e2eSeed, testControl });
   const credentials = {
     origin: server.origin,
     email: CREDENTIALS.legacy.email,
