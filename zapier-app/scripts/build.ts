@@ -10,19 +10,38 @@ import { fileURLToPath } from 'node:url';
 import { type Plugin, rolldown } from 'rolldown';
 
 /**
- * ky probes at import whether `Request` takes a stream body, by building one: on Node that loads the whole
- * fetch implementation and web streams, about 60 ms of the app's load, before the app has made any request.
- * The app never sends a stream body, and Node 22 does support them, so the probe's answer is fixed to true.
+ * ky probes its platform at import, and on Node three of the probes load what the app has not used yet: the
+ * stream-body probe builds a `Request` (the whole fetch implementation and web streams, about 60 ms), and
+ * reading `globalThis.FormData` / `globalThis.ReadableStream` loads them too (about 20 ms more). Every one of
+ * them is true on Node 22, which the app requires, so their answers are fixed at build time. A probe that
+ * changes shape fails the build rather than being skipped.
  */
-function kyStreamProbe(): Plugin {
-  const probe = /export const supportsRequestStreams = \(\(\) => \{[\s\S]*?\n\}\)\(\);/;
+function kyNodeProbes(): Plugin {
+  const probes: [RegExp, string][] = [
+    [
+      /export const supportsRequestStreams = \(\(\) => \{[\s\S]*?\n\}\)\(\);/,
+      'export const supportsRequestStreams = true;',
+    ],
+    [
+      /export const supportsResponseStreams = typeof globalThis\.ReadableStream === 'function';/,
+      'export const supportsResponseStreams = true;',
+    ],
+    [
+      /export const supportsFormData = typeof globalThis\.FormData === 'function';/,
+      'export const supportsFormData = true;',
+    ],
+  ];
   return {
-    name: 'ky-stream-probe',
+    name: 'ky-node-probes',
     transform(code, id) {
       if (!/[\\/]ky[\\/]distribution[\\/]core[\\/]constants\.js$/.test(id)) return null;
-      if (!probe.test(code))
-        throw new Error('ky changed its stream probe: review kyStreamProbe in scripts/build.ts');
-      return code.replace(probe, 'export const supportsRequestStreams = true;');
+      let patched = code;
+      for (const [probe, answer] of probes) {
+        if (!probe.test(patched))
+          throw new Error(`ky changed a platform probe (${answer}): review kyNodeProbes in scripts/build.ts`);
+        patched = patched.replace(probe, answer);
+      }
+      return patched;
     },
   };
 }
@@ -35,7 +54,7 @@ const bundle = await rolldown({
   platform: 'node',
   external: [/^zapier-platform-core(\/|$)/, /^node:/],
   logLevel: 'warn',
-  plugins: [kyStreamProbe()],
+  plugins: [kyNodeProbes()],
 });
 const { output } = await bundle.generate({ format: 'esm', codeSplitting: false });
 await bundle.close();
