@@ -1,6 +1,6 @@
 import {
   AuthenticationError,
-  LegacyClient,
+  type LegacyClient,
   NotFoundError,
   ThreadworkClient,
   tokenExpiresAt,
@@ -10,20 +10,14 @@ import type { V1Item } from '@threadwork/shared/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rejectionOf } from './helpers/errors.ts';
 import { type LiveServer, startLiveServer } from './helpers/live-server.ts';
-import { CREDENTIALS, IDS, THREADS } from './helpers/seed.ts';
+import { CREDENTIALS, IDS, seededLegacyClient, THREADS } from './helpers/seed.ts';
 
 let server: LiveServer | undefined;
 let legacy: LegacyClient;
 
 function legacyClient(overrides: { apiSecret?: string } = {}): LegacyClient {
   if (!server) throw new Error('the server did not start');
-  return new LegacyClient({
-    origin: server.origin,
-    email: CREDENTIALS.legacy.email,
-    apiKey: CREDENTIALS.legacy.apiKey,
-    apiSecret: overrides.apiSecret ?? CREDENTIALS.legacy.apiSecret,
-    apiKeyName: CREDENTIALS.legacy.apiKeyName,
-  });
+  return seededLegacyClient(server.origin, overrides);
 }
 
 beforeAll(async () => {

@@ -1,4 +1,4 @@
-import { LegacyClient, ThreadworkClient } from '@threadwork/shared';
+import { type LegacyClient, ThreadworkClient } from '@threadwork/shared';
 import { V1Item } from '@threadwork/shared/schemas';
 import { constructEvent, parseSignatureHeader, WebhookSignatureError } from '@threadwork/shared/webhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import {
   startReceiver,
   type WebhookReceiver,
 } from './helpers/receiver.ts';
-import { CREDENTIALS, IDS } from './helpers/seed.ts';
+import { CREDENTIALS, IDS, seededLegacyClient } from './helpers/seed.ts';
 
 let server: LiveServer | undefined;
 let client: ThreadworkClient;
@@ -20,13 +20,7 @@ let legacy: LegacyClient;
 beforeAll(async () => {
   server = await startLiveServer();
   client = new ThreadworkClient({ baseUrl: server.v2BaseUrl, apiKey: CREDENTIALS.full });
-  legacy = new LegacyClient({
-    origin: server.origin,
-    email: CREDENTIALS.legacy.email,
-    apiKey: CREDENTIALS.legacy.apiKey,
-    apiSecret: CREDENTIALS.legacy.apiSecret,
-    apiKeyName: CREDENTIALS.legacy.apiKeyName,
-  });
+  legacy = seededLegacyClient(server.origin);
 });
 
 afterAll(async () => {

@@ -6,6 +6,7 @@ import { CREDENTIALS, e2eSeed, IDS, THREADS } from '../../../test/e2e/test/helpe
 import { appTester, sessionPerform } from './auth.ts';
 
 export { startReceiver } from '../../../test/e2e/test/helpers/receiver.ts';
+export { seededLegacyClient } from '../../../test/e2e/test/helpers/seed.ts';
 export { CREDENTIALS, IDS, THREADS };
 
 /**

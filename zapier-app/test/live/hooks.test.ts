@@ -2,16 +2,15 @@
  * The app against a live reference server: subscribe a hook through appTester, cause the event, receive
  * the delivery on a local receiver, feed it to `perform`, unsubscribe and see nothing more delivered.
  */
-import type { ThreadworkClient } from '@threadwork/shared';
-import { LegacyClient } from '@threadwork/shared';
+import type { LegacyClient, ThreadworkClient } from '@threadwork/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveServer } from '../../../test/e2e/test/helpers/live-server.ts';
 import type { WebhookReceiver } from '../../../test/e2e/test/helpers/receiver.ts';
 import { App, appTester, type Operation, rejection, zapierMessage } from '../helpers/auth.ts';
 import {
-  CREDENTIALS,
   deliveryBundle,
   IDS,
+  seededLegacyClient,
   startConnectedServer,
   startReceiver,
   THREADS,
@@ -34,13 +33,7 @@ beforeAll(async () => {
   ({ server, authData, service } = await startConnectedServer());
   receiver = await startReceiver();
   control = await startReceiver();
-  legacy = new LegacyClient({
-    origin: server.origin,
-    email: CREDENTIALS.legacy.email,
-    apiKey: CREDENTIALS.legacy.apiKey,
-    apiSecret: CREDENTIALS.legacy.apiSecret,
-    apiKeyName: CREDENTIALS.legacy.apiKeyName,
-  });
+  legacy = seededLegacyClient(server.origin);
 });
 
 afterAll(async () => {

@@ -1,4 +1,5 @@
 import type { SeedInput } from '@threadwork/reference-server';
+import { LegacyClient } from '@threadwork/shared';
 import { DEFAULT_SCOPES } from '@threadwork/shared/schemas';
 
 /** The credentials of the e2e seed. */
@@ -14,6 +15,17 @@ export const CREDENTIALS = {
     apiKeyName: 'Zapier',
   },
 } as const;
+
+/** A v1 client signed in with the seed's legacy key (another secret, to test a refused one). */
+export function seededLegacyClient(origin: string, overrides: { apiSecret?: string } = {}): LegacyClient {
+  return new LegacyClient({
+    origin,
+    email: CREDENTIALS.legacy.email,
+    apiKey: CREDENTIALS.legacy.apiKey,
+    apiSecret: overrides.apiSecret ?? CREDENTIALS.legacy.apiSecret,
+    apiKeyName: CREDENTIALS.legacy.apiKeyName,
+  });
+}
 
 /** Every scope a key gets by default (email.send and drafts.delete are opt-in). */
 export { DEFAULT_SCOPES };
