@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { ExtensionError, type Send } from '../lib/messaging.ts';
 import type { LinkedTaskView } from '../lib/protocol.ts';
 import { ErrorArea } from './ErrorArea.tsx';
+import { ShortcutHint } from './ShortcutHint.tsx';
 
 export interface TaskPanelProps {
   thread: { id: string; subject: string };
@@ -356,6 +357,7 @@ export function TaskPanel({ thread, send, onOpenSettings, onSubmitRef }: TaskPan
           ))}
         </ul>
       </section>
+      <ShortcutHint send={send} />
     </form>
   );
 }
