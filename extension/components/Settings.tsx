@@ -203,7 +203,7 @@ function Connection({ send, requestHostPermission }: SettingsProps) {
 /** Names each key type for what uses it: the extension and Zapier sign in with a key + secret. */
 const KEY_TYPE_LABELS = {
   legacy: 'Key + secret, for this extension and Zapier',
-  v2: 'v2 key, scoped, for scripts and the v2 API',
+  v2: 'v2 key, for scripts calling the v2 API',
 } as const;
 
 function ApiKeys({ send }: { send: Send }) {
@@ -344,28 +344,26 @@ function ApiKeys({ send }: { send: Send }) {
           void create();
         }}
       >
-        <div class="tw-row">
-          <label>
-            Name
-            <input
-              data-testid="threadwork-key-name"
-              value={name}
-              required
-              onInput={(event) => setName(event.currentTarget.value)}
-            />
-          </label>
-          <label>
-            Type
-            <select
-              data-testid="threadwork-key-type"
-              value={type}
-              onChange={(event) => setType(event.currentTarget.value === 'v2' ? 'v2' : 'legacy')}
-            >
-              <option value="legacy">{KEY_TYPE_LABELS.legacy}</option>
-              <option value="v2">{KEY_TYPE_LABELS.v2}</option>
-            </select>
-          </label>
-        </div>
+        <label>
+          Name
+          <input
+            data-testid="threadwork-key-name"
+            value={name}
+            required
+            onInput={(event) => setName(event.currentTarget.value)}
+          />
+        </label>
+        <label>
+          Type
+          <select
+            data-testid="threadwork-key-type"
+            value={type}
+            onChange={(event) => setType(event.currentTarget.value === 'v2' ? 'v2' : 'legacy')}
+          >
+            <option value="legacy">{KEY_TYPE_LABELS.legacy}</option>
+            <option value="v2">{KEY_TYPE_LABELS.v2}</option>
+          </select>
+        </label>
         <fieldset class="tw-scopes">
           <legend>Scopes: none chosen gives every scope except the opt-in ones</legend>
           {groupScopes(scopes).map((group) => (

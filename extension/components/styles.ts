@@ -26,6 +26,7 @@ textarea { resize: vertical; }
 .tw-error strong, .tw-error div { color: #8c1d18; }
 .tw-error-detail { margin-top: 4px; font-size: 12px; overflow-wrap: anywhere; max-height: 9em; overflow-y: auto; }
 .tw-ok { background: #e6f4ea; border: 1px solid #a8dab5; border-radius: 8px; padding: 8px 10px; }
+.tw-ok p { margin: 0 0 6px; }
 .tw-link { display: block; border: none; background: none; color: #0b57d0; text-decoration: underline; padding: 4px 0 0; }
 .tw-muted { color: #5e5e5e; }
 .tw-linked h3 { font-size: 13px; margin: 12px 0 4px; font-weight: 500; }
@@ -47,6 +48,7 @@ textarea { resize: vertical; }
 .tw-warning { margin: 6px 0 0; padding: 6px 8px; border-radius: 6px; background: #fce8e6; color: #8c1d18; }
 .tw-hint { margin: 10px 0 0; font-size: 12px; overflow-wrap: anywhere; }
 .tw-inline { display: inline; padding: 0; }
+code { font-family: "Roboto Mono", monospace; font-size: 12px; }
 kbd { font-family: monospace; font-size: 12px; border: 1px solid #c4c7c5; border-bottom-width: 2px; border-radius: 4px; padding: 0 4px; }
 .tw-welcome { background: #fff; border-radius: 12px; padding: 12px 16px; border: 1px solid #d3e3fd; }
 .tw-welcome h2 { font-size: 16px; font-weight: 500; margin: 0 0 6px; }
