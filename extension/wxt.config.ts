@@ -19,6 +19,8 @@ export default defineConfig({
       ...(mode === 'test' ? ['http://127.0.0.1/*', 'http://localhost/*'] : []),
     ],
     optional_host_permissions: ['https://*/*', 'http://*/*'],
+    // The panel's chunk, imported by the mailbox script on first open (it holds no secret).
+    web_accessible_resources: [{ resources: ['panel.js'], matches: ['https://mail.google.com/*'] }],
     commands: {
       'create-task': {
         suggested_key: { default: 'Alt+Shift+T' },

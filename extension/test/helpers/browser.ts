@@ -3,7 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { type BrowserContext, chromium } from 'playwright-core';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { SEED } from './server.ts';
 
 export const EXTENSION_ROOT = resolve(import.meta.dirname, '../..');
 export const TEST_BUILD = join(EXTENSION_ROOT, '.output/chrome-mv3-test');
@@ -24,12 +25,22 @@ if (!BROWSER_TESTS) {
 export const MAILBOX_URL = 'https://mail.google.com/mail/u/0/#inbox';
 const MAILBOX_PAGE = readFileSync(join(import.meta.dirname, '../fixtures/mailbox-app.html'), 'utf8');
 
-/** Builds the test extension (`build:test`): loopback hosts are granted in its manifest. */
+/** Set by the test run's global setup once it has built the extension (test/helpers/global-build.ts). */
+export const BUILT_ONCE = 'THREADWORK_TEST_EXTENSION_BUILT';
+
+/**
+ * Builds the test extension (`build:test`): loopback hosts are granted in its manifest. In a test run the
+ * global setup has built it already, and this only checks the build is there.
+ */
 export async function buildTestExtension(): Promise<void> {
+  if (process.env[BUILT_ONCE] !== '1') await build();
+  if (!existsSync(join(TEST_BUILD, 'manifest.json'))) throw new Error(`no build in ${TEST_BUILD}`);
+}
+
+async function build(): Promise<void> {
   await promisify(execFile)(join(EXTENSION_ROOT, 'node_modules/.bin/wxt'), ['build', '--mode', 'test'], {
     cwd: EXTENSION_ROOT,
   });
-  if (!existsSync(join(TEST_BUILD, 'manifest.json'))) throw new Error(`no build in ${TEST_BUILD}`);
 }
 
 export interface LoadedBrowser {
@@ -70,4 +81,40 @@ export async function launchWithExtension(): Promise<LoadedBrowser> {
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/** Opens a thread of the mailbox page by its URL token, as a click in the list does. */
+export async function openThread(page: Page, token: string): Promise<void> {
+  await page.evaluate((hash) => {
+    location.hash = hash;
+  }, `#inbox/${token}`);
+}
+
+/** A new mailbox tab on one thread, with the task panel opened by its button. */
+export async function openPanel(browser: LoadedBrowser, token: string): Promise<Page> {
+  const page = await browser.context.newPage();
+  await page.goto(MAILBOX_URL);
+  await openThread(page, token);
+  await page.getByTestId('threadwork-create-task').click();
+  return page;
+}
+
+/** Saves the seed's legacy credentials for `origin` through the options page; answers that page. */
+export async function configure(
+  browser: LoadedBrowser,
+  origin: string,
+  overrides: { apiSecret?: string } = {},
+): Promise<Page> {
+  const page = await browser.context.newPage();
+  await page.goto(`chrome-extension://${browser.extensionId}/options.html`);
+  await page.getByTestId('threadwork-settings-origin').fill(origin);
+  await page.getByTestId('threadwork-settings-email').fill(SEED.credentials.email);
+  await page.getByTestId('threadwork-settings-api-key').fill(SEED.credentials.apiKey);
+  await page
+    .getByTestId('threadwork-settings-api-secret')
+    .fill(overrides.apiSecret ?? SEED.credentials.apiSecret);
+  await page.getByTestId('threadwork-settings-key-name').fill(SEED.credentials.keyName);
+  await page.getByTestId('threadwork-settings-save').click();
+  await page.getByTestId('threadwork-settings-saved').waitFor();
+  return page;
 }
