@@ -7,7 +7,7 @@ export default defineProject({
     name: 'extension',
     include: ['test/**/*.test.{ts,tsx}'],
     environment: 'happy-dom',
-    globalSetup: ['test/global-setup.ts'],
+    globalSetup: ['test/helpers/global-build.ts'],
     // The browser tests build the extension and start Chromium and a server.
     testTimeout: 30_000,
     hookTimeout: 90_000,

@@ -28,6 +28,8 @@ export default defineConfig({
     optional_host_permissions: ['https://*/*', 'http://*/*'],
     icons: ICONS,
     action: { default_title: 'Threadwork settings', default_icon: ICONS },
+    // The panel's chunk, imported by the mailbox script on first open (it holds no secret).
+    web_accessible_resources: [{ resources: ['panel.js'], matches: ['https://mail.google.com/*'] }],
     commands: {
       [CREATE_TASK_COMMAND]: {
         suggested_key: { default: CREATE_TASK_SHORTCUT },

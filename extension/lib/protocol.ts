@@ -62,6 +62,23 @@ export const LinkedTaskView = z.object({
 });
 export type LinkedTaskView = z.infer<typeof LinkedTaskView>;
 
+/** A board member who may be assigned a task (`GET /v2/boards/{id}/members`). */
+export const MemberView = z.object({
+  user_id: z.string(),
+  email: z.string(),
+  display_name: z.string().nullable(),
+});
+export type MemberView = z.infer<typeof MemberView>;
+
+/** A task found by title for "add this thread to an existing task". */
+export const FoundTaskView = z.object({
+  id: z.string(),
+  title: z.string(),
+  board_name: z.string().nullable(),
+  list_name: z.string().nullable(),
+});
+export type FoundTaskView = z.infer<typeof FoundTaskView>;
+
 export const Request = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('settings.get') }),
   z.strictObject({ type: z.literal('settings.save'), settings: SettingsInput }),
@@ -73,13 +90,18 @@ export const Request = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('teams.list') }),
   z.strictObject({ type: z.literal('boards.list'), team_id: Id }),
   z.strictObject({ type: z.literal('lists.list'), board_id: Id }),
+  z.strictObject({ type: z.literal('members.list'), board_id: Id }),
   z.strictObject({ type: z.literal('thread.linkedTasks'), thread_id: HexId }),
   z.strictObject({
     type: z.literal('task.create'),
     task: CreateTaskRequest,
     choice: Choice,
     idempotency_key: z.string().min(8).max(255),
+    /** A board member to assign the new task to (v1 assign: v2 has no assignment). */
+    assignee_email: z.string().min(1).optional(),
   }),
+  z.strictObject({ type: z.literal('tasks.search'), team_id: Id, query: z.string().trim().min(1).max(200) }),
+  z.strictObject({ type: z.literal('task.linkThread'), task_id: Id, thread_id: HexId }),
   z.strictObject({ type: z.literal('task.complete'), task_id: Id }),
   z.strictObject({ type: z.literal('task.open'), task_id: Id }),
   z.strictObject({ type: z.literal('options.open') }),
@@ -104,8 +126,11 @@ export const Responses = {
   'teams.list': z.array(Team),
   'boards.list': z.array(Board),
   'lists.list': z.array(List),
+  'members.list': z.array(MemberView),
   'thread.linkedTasks': z.array(LinkedTaskView),
   'task.create': Task,
+  'tasks.search': z.array(FoundTaskView),
+  'task.linkThread': z.object({ id: z.string(), thread_ids: z.array(z.string()) }),
   'task.complete': Task,
   'task.open': z.object({ url: z.string() }),
   'options.open': z.object({ opened: z.literal(true) }),

@@ -9,11 +9,12 @@ import { ThreadworkClient } from '@threadwork/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   BROWSER_TESTS,
-  configure as configureOf,
+  buildTestExtension,
+  configure as configureIn,
   type LoadedBrowser,
   launchWithExtension,
   MAILBOX_URL,
-  openPanel as openPanelOf,
+  openPanel as openPanelIn,
   openThread,
 } from './helpers/browser.ts';
 import { type RunningServer, SEED, startServer } from './helpers/server.ts';
@@ -32,7 +33,7 @@ let api: ThreadworkClient;
 beforeAll(async () => {
   if (!BROWSER_TESTS) return;
   mkdirSync(SHOTS, { recursive: true });
-  server = await startServer();
+  [server] = await Promise.all([startServer(), buildTestExtension()]);
   browser = await launchWithExtension();
   api = new ThreadworkClient({ baseUrl: `${server.origin}/v2`, apiKey: SEED.v2Key });
 });
@@ -42,9 +43,9 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const openPanel = (token: string) => openPanelOf(browser, token);
+const openPanel = (token: string) => openPanelIn(browser, token);
 const configure = (origin: string, overrides: { apiSecret?: string } = {}) =>
-  configureOf(browser, origin, overrides);
+  configureIn(browser, origin, overrides);
 
 describe.runIf(BROWSER_TESTS)('the extension in the mailbox', () => {
   it('says it is not configured, with a way to the settings, before any setup', async () => {

@@ -20,10 +20,9 @@ async function requestHostPermission(origin: string): Promise<boolean> {
 
 const send = createSend(browser.runtime);
 
-/** The page around the settings card; the card's own colours, light and dark, are the shared STYLES. */
+/** The page around the settings card; the colours, light and dark (`tw-dark` on the body), are the shared STYLES. */
 const PAGE_STYLES = `
-body { margin: 0; background: #f6f8fc; }
-body.tw-dark { background: #1b1b1b; }
+body { margin: 0; background: var(--tw-page); }
 .tw-page { display: block; max-width: 600px; margin: 32px auto; padding: 0 12px; }
 .tw-page .tw-welcome { margin-bottom: 16px; }
 `;
@@ -55,7 +54,7 @@ function OptionsPage() {
     document.body.classList.toggle('tw-dark', dark);
   }, [dark]);
   return (
-    <main class={dark ? 'tw-page tw-dark' : 'tw-page'}>
+    <main class="tw-page">
       {welcome && <Welcome />}
       <div class="tw-panel">
         <div class="tw-head">

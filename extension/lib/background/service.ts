@@ -5,7 +5,7 @@
  */
 import { LegacyClient, OPT_IN_SCOPES, SCOPES, ThreadworkClient, tokenExpiresAt } from '@threadwork/shared';
 import type { ApiKey } from '@threadwork/shared/schemas';
-import { type Request, Request as RequestSchema, type Result } from '../protocol.ts';
+import { type FoundTaskView, type Request, Request as RequestSchema, type Result } from '../protocol.ts';
 import {
   type Credentials,
   choiceItem,
@@ -57,9 +57,33 @@ async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
   return out;
 }
 
+/** How many tasks a title search answers: enough to pick from, few enough to read. */
+const SEARCH_LIMIT = 20;
+
+/**
+ * Open tasks whose title contains the query (case and accents aside), across the team's boards. The API has
+ * no title search, so this reads each board's open tasks (`GET /tasks?board_id=&completed=false`).
+ */
+async function searchTasks(v2: ThreadworkClient, teamId: string, query: string): Promise<FoundTaskView[]> {
+  const fold = (text: string) => text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+  const wanted = fold(query.trim());
+  const boards = await all(v2.boards.list({ team_id: teamId, limit: 200 }));
+  const found: FoundTaskView[] = [];
+  for (const board of boards) {
+    for await (const task of v2.tasks.list({ board_id: board.id, completed: false, limit: 200 })) {
+      if (!fold(task.title).includes(wanted)) continue;
+      found.push({ id: task.id, title: task.title, board_name: task.board_name, list_name: task.list_name });
+      if (found.length === SEARCH_LIMIT) break;
+    }
+    if (found.length === SEARCH_LIMIT) break;
+  }
+  // A title typed in full comes first.
+  return found.sort((a, b) => Number(fold(b.title) === wanted) - Number(fold(a.title) === wanted));
+}
+
 export function createService(deps: ServiceDeps) {
   const now = deps.now ?? Date.now;
-  let cached: { fingerprint: string; client: ThreadworkClient } | undefined;
+  let cached: { fingerprint: string; client: ThreadworkClient; legacy: LegacyClient } | undefined;
 
   async function reachable(creds: Credentials | null): Promise<Credentials> {
     if (!isComplete(creds)) {
@@ -77,10 +101,14 @@ export function createService(deps: ServiceDeps) {
   const credentials = async () => reachable(await credentialsItem.getValue());
 
   /**
-   * A v2 client over a legacy session token. `keep` stores the token in `storage.session` between worker
-   * restarts (the saved credentials); without it the token lives as long as the client (a form under test).
+   * A v2 client over a legacy session token, with that legacy client (v1 calls). `keep` stores the token in
+   * `storage.session` between worker restarts (the saved credentials); without it the token lives as long
+   * as the client (a form under test).
    */
-  function buildClient(creds: Credentials, keep: boolean): ThreadworkClient {
+  function buildClient(
+    creds: Credentials,
+    keep: boolean,
+  ): { client: ThreadworkClient; legacy: LegacyClient } {
     const print = fingerprint(creds);
     const legacy = new LegacyClient({
       origin: creds.origin,
@@ -103,21 +131,26 @@ export function createService(deps: ServiceDeps) {
       await sessionTokenItem.setValue({ token, renewAt: expires - TOKEN_MARGIN_MS, fingerprint: print });
       return token;
     };
-    return new ThreadworkClient({
+    const client = new ThreadworkClient({
       baseUrl: `${creds.origin}/v2`,
       accessToken,
       fetch: deps.fetch,
       maxRetries: 1,
       timeout: CLIENT_TIMEOUT_MS,
     });
+    return { client, legacy };
   }
 
   /** The client of the saved credentials, kept while they do not change. */
-  async function client(): Promise<{ client: ThreadworkClient; credentials: Credentials }> {
+  async function client(): Promise<{
+    client: ThreadworkClient;
+    legacy: LegacyClient;
+    credentials: Credentials;
+  }> {
     const creds = await credentials();
     const print = fingerprint(creds);
-    if (cached?.fingerprint !== print) cached = { fingerprint: print, client: buildClient(creds, true) };
-    return { client: cached.client, credentials: creds };
+    if (cached?.fingerprint !== print) cached = { fingerprint: print, ...buildClient(creds, true) };
+    return { client: cached.client, legacy: cached.legacy, credentials: creds };
   }
 
   /** The key the extension signs in with: the legacy key of the saved API key and key name. */
@@ -139,7 +172,7 @@ export function createService(deps: ServiceDeps) {
         const creds = await reachable(
           credentialsFromInput(request.settings, await credentialsItem.getValue()),
         );
-        return buildClient(creds, false).me.get();
+        return buildClient(creds, false).client.me.get();
       }
       case 'shortcut.get': {
         const shortcut = await deps.shortcuts?.current();
@@ -170,12 +203,32 @@ export function createService(deps: ServiceDeps) {
           }),
         );
       }
+      case 'members.list':
+        return all((await client()).client.boards.members(request.board_id, { limit: 200 }));
       case 'task.create': {
-        const { client: v2 } = await client();
+        const { client: v2, legacy } = await client();
         const task = await v2.tasks.create(request.task, { idempotencyKey: request.idempotency_key });
-        await choiceItem.setValue(request.choice);
-        return task;
+        // Remember only where the task really landed: a choice the service did not confirm is never the default.
+        const { choice } = request;
+        if (task.list_id === choice.list_id && task.board_id === choice.board_id)
+          await choiceItem.setValue(choice);
+        if (request.assignee_email === undefined) return task;
+        // v2 has no assignment; v1 shares the task's id. A retry replays the create (same key) and assigns again.
+        try {
+          await legacy.assignTask(task.id, request.assignee_email);
+        } catch (error) {
+          const failure = toFailure(error);
+          throw new BackgroundError(
+            failure.kind,
+            `The task was created, but assigning it failed: ${failure.message}`,
+          );
+        }
+        return v2.tasks.get(task.id).catch(() => task);
       }
+      case 'tasks.search':
+        return searchTasks((await client()).client, request.team_id, request.query);
+      case 'task.linkThread':
+        return (await client()).client.tasks.linkThread(request.task_id, { thread_id: request.thread_id });
       case 'task.complete':
         return (await client()).client.tasks.complete(request.task_id);
       case 'task.open': {

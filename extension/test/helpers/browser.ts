@@ -26,16 +26,21 @@ if (!BROWSER_TESTS) {
 export const MAILBOX_URL = 'https://mail.google.com/mail/u/0/#inbox';
 export const MAILBOX_PAGE = readFileSync(join(import.meta.dirname, '../fixtures/mailbox-app.html'), 'utf8');
 
+/** Set by the test run's global setup once it has built the extensions (test/helpers/global-build.ts). */
+export const BUILT_ONCE = 'THREADWORK_TEST_EXTENSION_BUILT';
+
 /**
- * Builds the test extension (`build:test`) for one browser: loopback hosts are granted in its manifest.
- * Under Vitest the project's global setup builds both once, before any browser test file starts.
+ * Builds the test extension (`build:test`) for one browser: loopback hosts are granted in its manifest. In a
+ * test run the global setup has built both already, and this only checks the build is there.
  */
 export async function buildTestExtension(browser: 'chrome' | 'firefox' = 'chrome'): Promise<void> {
-  await promisify(execFile)(
-    join(EXTENSION_ROOT, 'node_modules/.bin/wxt'),
-    ['build', '--mode', 'test', '-b', browser],
-    { cwd: EXTENSION_ROOT },
-  );
+  if (process.env[BUILT_ONCE] !== '1') {
+    await promisify(execFile)(
+      join(EXTENSION_ROOT, 'node_modules/.bin/wxt'),
+      ['build', '--mode', 'test', '-b', browser],
+      { cwd: EXTENSION_ROOT },
+    );
+  }
   const out = browser === 'chrome' ? TEST_BUILD : FIREFOX_TEST_BUILD;
   if (!existsSync(join(out, 'manifest.json'))) throw new Error(`no build in ${out}`);
 }
@@ -80,7 +85,7 @@ export async function launchWithExtension(): Promise<LoadedBrowser> {
   };
 }
 
-/** Opens a thread of the saved mailbox page by its URL token, as a click in the list does. */
+/** Opens a thread of the mailbox page by its URL token, as a click in the list does. */
 export async function openThread(page: Page, token: string): Promise<void> {
   await page.evaluate((hash) => {
     location.hash = hash;
