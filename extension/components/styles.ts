@@ -47,6 +47,7 @@ button:focus-visible, input:focus-visible, select:focus-visible, textarea:focus-
 .tw-form { display: flex; flex-direction: column; gap: 8px; }
 .tw-form label, .tw-field { display: flex; flex-direction: column; gap: 2px; color: var(--tw-label); font-size: 12px; flex: 1; min-width: 0; }
 .tw-form label.tw-check { flex-direction: row; align-items: center; gap: 6px; }
+.tw-check input { flex: none; }
 .tw-pickers { display: grid; grid-template-columns: auto 1fr; gap: 6px 10px; align-items: center; }
 .tw-pickers label { display: contents; }
 input, select, textarea { font-size: 13px; border: 1px solid var(--tw-border); border-radius: 6px; padding: 5px 7px; background: var(--tw-field); color: var(--tw-fg); width: 100%; min-width: 0; }

@@ -24,11 +24,15 @@ export default defineBackground({
         open: async () => {
           // Firefox opens its page itself; Chrome lets an extension open chrome://extensions/shortcuts.
           const commands = browser.commands as typeof browser.commands & {
-            openShortcutSettings?: () => void;
+            openShortcutSettings?: () => Promise<void> | void;
           };
-          if (commands.openShortcutSettings !== undefined) commands.openShortcutSettings();
-          else await browser.tabs.create({ url: SHORTCUT_SETTINGS.chrome });
-          return true;
+          try {
+            if (commands.openShortcutSettings !== undefined) await commands.openShortcutSettings();
+            else await browser.tabs.create({ url: SHORTCUT_SETTINGS.chrome });
+            return true;
+          } catch {
+            return false;
+          }
         },
       },
     });

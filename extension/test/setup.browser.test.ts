@@ -124,6 +124,12 @@ describe.runIf(BROWSER_TESTS)('setting the extension up', () => {
     await expect
       .poll(() => settings.getByTestId('threadwork-shortcut').getAttribute('data-shortcut'))
       .toBe(shortcut);
+    // "Change" opens the browser's own shortcut page.
+    const opened = browser.context.waitForEvent('page');
+    await settings.getByTestId('threadwork-shortcut').getByRole('button', { name: 'Change' }).click();
+    const shortcuts = await opened;
+    await expect.poll(() => shortcuts.url()).toBe('chrome://extensions/shortcuts');
+    await shortcuts.close();
     await settings.close();
     const page = await openPanel(browser, 'FMfcgzQXJroof');
     const hint = page.getByTestId('threadwork-shortcut');
