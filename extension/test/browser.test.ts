@@ -3,13 +3,11 @@
  * The built extension in a real Chromium: the mailbox page served at its real URL, the reference server
  * live on loopback. Screenshots go to test/screenshots/ (not committed) for a look at the UI.
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ThreadworkClient } from '@threadwork/shared';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ThreadworkClient } from '@threadwork/shared';
+import { describe, expect, it } from 'vitest';
 import {
   BROWSER_TESTS,
-  buildTestExtension,
   configure as configureIn,
   type LoadedBrowser,
   launchWithExtension,
@@ -17,7 +15,8 @@ import {
   openPanel as openPanelIn,
   openThread,
 } from './helpers/browser.ts';
-import { type RunningServer, SEED, startServer } from './helpers/server.ts';
+import { liveSuite, SHOTS } from './helpers/live.ts';
+import { type RunningServer, SEED } from './helpers/server.ts';
 
 /** The two calls of `chrome.tabs` the shortcut test makes inside the service worker. */
 interface TabsApi {
@@ -25,22 +24,11 @@ interface TabsApi {
   sendMessage(tabId: number, message: unknown): Promise<unknown>;
 }
 
-const SHOTS = join(import.meta.dirname, 'screenshots');
 let browser: LoadedBrowser;
 let server: RunningServer;
 let api: ThreadworkClient;
-
-beforeAll(async () => {
-  if (!BROWSER_TESTS) return;
-  mkdirSync(SHOTS, { recursive: true });
-  [server] = await Promise.all([startServer(), buildTestExtension()]);
-  browser = await launchWithExtension();
-  api = new ThreadworkClient({ baseUrl: `${server.origin}/v2`, apiKey: SEED.v2Key });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+liveSuite(BROWSER_TESTS, launchWithExtension, (live) => {
+  ({ browser, server, api } = live);
 });
 
 const openPanel = (token: string) => openPanelIn(browser, token);

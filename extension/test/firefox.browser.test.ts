@@ -4,31 +4,21 @@
  * installed by the driver): the saved mailbox page at its real URL, a live reference server, set up from
  * the panel's own settings, "Create task", and the task on the server. The same journey as Chromium's.
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ThreadworkClient } from '@threadwork/shared';
+import type { ThreadworkClient } from '@threadwork/shared';
 import type { Page } from 'puppeteer-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CREATE_TASK_SHORTCUT } from '../lib/shortcut.ts';
 import { MAILBOX_URL } from './helpers/browser.ts';
 import { FIREFOX_TESTS, type LoadedFirefox, launchFirefoxWithExtension } from './helpers/firefox.ts';
-import { type RunningServer, SEED, startServer } from './helpers/server.ts';
+import { liveSuite, SHOTS } from './helpers/live.ts';
+import { type RunningServer, SEED } from './helpers/server.ts';
 
-const SHOTS = join(import.meta.dirname, 'screenshots');
 let firefox: LoadedFirefox;
 let server: RunningServer;
 let api: ThreadworkClient;
-
-beforeAll(async () => {
-  if (!FIREFOX_TESTS) return;
-  mkdirSync(SHOTS, { recursive: true });
-  [server, firefox] = await Promise.all([startServer(), launchFirefoxWithExtension()]);
-  api = new ThreadworkClient({ baseUrl: `${server.origin}/v2`, apiKey: SEED.v2Key });
-});
-
-afterAll(async () => {
-  await firefox?.close();
-  await server?.stop();
+liveSuite(FIREFOX_TESTS, launchFirefoxWithExtension, (live) => {
+  ({ browser: firefox, server, api } = live);
 });
 
 /** An element of ours by test id, inside the open shadow roots. */

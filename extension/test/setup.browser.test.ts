@@ -5,12 +5,12 @@
  * stay inside the page, the API tab (the extension's own key, key types, scopes), and axe-core on the
  * settings and the API tab, light and dark. Screenshots go to test/screenshots/ for a look.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ThreadworkClient } from '@threadwork/shared';
+import type { ThreadworkClient } from '@threadwork/shared';
 import axe from 'axe-core';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CREATE_TASK_COMMAND, CREATE_TASK_SHORTCUT } from '../lib/shortcut.ts';
 import {
   BROWSER_TESTS,
@@ -22,23 +22,14 @@ import {
   openPanel,
   TEST_BUILD,
 } from './helpers/browser.ts';
-import { REPO_ROOT, type RunningServer, SEED, startServer } from './helpers/server.ts';
+import { liveSuite, SHOTS } from './helpers/live.ts';
+import { REPO_ROOT, type RunningServer, SEED } from './helpers/server.ts';
 
-const SHOTS = join(import.meta.dirname, 'screenshots');
 let browser: LoadedBrowser;
 let server: RunningServer;
 let api: ThreadworkClient;
-
-beforeAll(async () => {
-  if (!BROWSER_TESTS) return;
-  mkdirSync(SHOTS, { recursive: true });
-  [server, browser] = await Promise.all([startServer(), launchWithExtension()]);
-  api = new ThreadworkClient({ baseUrl: `${server.origin}/v2`, apiKey: SEED.v2Key });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+liveSuite(BROWSER_TESTS, launchWithExtension, (live) => {
+  ({ browser, server, api } = live);
 });
 
 /** axe-core's serious and critical violations in the page, each with the elements it names. */
