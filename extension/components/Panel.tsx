@@ -1,6 +1,7 @@
 import { render } from 'preact';
 import type { PanelApi, PanelProps } from '../lib/ui/panel-api.ts';
 import { Settings } from './Settings.tsx';
+import { ShortcutHint } from './ShortcutHint.tsx';
 import { STYLES } from './styles.ts';
 import { TaskPanel } from './TaskPanel.tsx';
 
@@ -39,13 +40,16 @@ export function Panel({ thread, mode, dark, send, onMode, onClose, onSubmitRef }
           </span>
         </div>
         {shown === 'task' && thread !== null ? (
-          <TaskPanel
-            key={thread.id}
-            thread={thread}
-            send={send}
-            onOpenSettings={() => onMode('settings')}
-            onSubmitRef={onSubmitRef}
-          />
+          <>
+            <TaskPanel
+              key={thread.id}
+              thread={thread}
+              send={send}
+              onOpenSettings={() => onMode('settings')}
+              onSubmitRef={onSubmitRef}
+            />
+            <ShortcutHint send={send} />
+          </>
         ) : (
           <Settings send={send} />
         )}

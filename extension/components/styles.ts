@@ -7,11 +7,13 @@ const COLOURS = `
 :root, :host { --tw-bg: #fff; --tw-fg: #1f1f1f; --tw-label: #444746; --tw-muted: #5e5e5e; --tw-border: #747775;
   --tw-line: #e3e3e3; --tw-field: #fff; --tw-accent: #0b57d0; --tw-on-accent: #fff; --tw-soft: #d3e3fd;
   --tw-on-soft: #0842a0; --tw-error-bg: #fce8e6; --tw-error-line: #f6aea9; --tw-error-fg: #8c1d18;
-  --tw-ok-bg: #e6f4ea; --tw-ok-line: #a8dab5; --tw-ok-fg: #0d652d; --tw-danger: #b3261e; }
+  --tw-ok-bg: #e6f4ea; --tw-ok-line: #a8dab5; --tw-ok-fg: #0d652d; --tw-danger: #b3261e;
+  --tw-optin-bg: #ffdf99; --tw-optin-fg: #251a00; --tw-page: #f6f8fc; }
 .tw-dark { --tw-bg: #2d2f31; --tw-fg: #e3e3e3; --tw-label: #c4c7c5; --tw-muted: #c4c7c5; --tw-border: #8e918f;
   --tw-line: #444746; --tw-field: #1f1f1f; --tw-accent: #a8c7fa; --tw-on-accent: #062e6f; --tw-soft: #004a77;
   --tw-on-soft: #d3e3fd; --tw-error-bg: #601410; --tw-error-line: #8c1d18; --tw-error-fg: #f9dedc;
-  --tw-ok-bg: #0f5223; --tw-ok-line: #146c2e; --tw-ok-fg: #c4eed0; --tw-danger: #f2b8b5; color-scheme: dark; }
+  --tw-ok-bg: #0f5223; --tw-ok-line: #146c2e; --tw-ok-fg: #c4eed0; --tw-danger: #f2b8b5;
+  --tw-optin-bg: #5c4300; --tw-optin-fg: #ffdf99; --tw-page: #1b1b1b; color-scheme: dark; }
 `;
 
 /** The mailbox toolbar's button: toolbar-sized (32 px, like Gmail's own pills), in the toolbar's row. */
@@ -40,11 +42,12 @@ button:focus-visible, input:focus-visible, select:focus-visible, textarea:focus-
 }
 .tw-page .tw-panel { position: static; box-shadow: none; width: auto; max-height: none; }
 .tw-head { display: flex; align-items: center; justify-content: space-between; gap: 8px; margin-bottom: 8px; }
-.tw-head h2 { margin: 0; font-size: 16px; font-weight: 500; }
+.tw-head h1, .tw-head h2 { margin: 0; font-size: 16px; font-weight: 500; }
 .tw-head button { border: none; background: none; padding: 4px 8px; }
 .tw-form { display: flex; flex-direction: column; gap: 8px; }
 .tw-form label, .tw-field { display: flex; flex-direction: column; gap: 2px; color: var(--tw-label); font-size: 12px; flex: 1; min-width: 0; }
 .tw-form label.tw-check { flex-direction: row; align-items: center; gap: 6px; }
+.tw-check input { flex: none; }
 .tw-pickers { display: grid; grid-template-columns: auto 1fr; gap: 6px 10px; align-items: center; }
 .tw-pickers label { display: contents; }
 input, select, textarea { font-size: 13px; border: 1px solid var(--tw-border); border-radius: 6px; padding: 5px 7px; background: var(--tw-field); color: var(--tw-fg); width: 100%; min-width: 0; }
@@ -57,11 +60,12 @@ textarea { resize: vertical; }
 .tw-primary { background: var(--tw-accent); border-color: var(--tw-accent); color: var(--tw-on-accent); font-weight: 500; padding: 7px 16px; }
 .tw-danger { background: var(--tw-danger); border-color: var(--tw-danger); color: var(--tw-bg); }
 .tw-error { background: var(--tw-error-bg); border: 1px solid var(--tw-error-line); border-radius: 8px; padding: 8px 10px; color: var(--tw-error-fg); overflow-wrap: anywhere; }
-.tw-error-detail { margin-top: 4px; font-size: 12px; }
+.tw-error-detail { margin-top: 4px; font-size: 12px; max-height: 9em; overflow-y: auto; }
 .tw-error .tw-buttons { margin-top: 6px; }
 .tw-error .tw-buttons button:not(.tw-link) { background: var(--tw-bg); }
 .tw-ok { background: var(--tw-ok-bg); border: 1px solid var(--tw-ok-line); border-radius: 8px; padding: 8px 10px; color: var(--tw-ok-fg); overflow-wrap: anywhere; }
 .tw-ok .tw-buttons { margin-top: 8px; }
+.tw-ok p { margin: 0 0 6px; }
 .tw-link { display: inline; border: none; background: none; color: var(--tw-accent); text-decoration: underline; padding: 4px 0 0; }
 .tw-muted { color: var(--tw-muted); }
 .tw-progress { color: var(--tw-muted); margin: 0; }
@@ -74,7 +78,25 @@ textarea { resize: vertical; }
 .tw-done { text-decoration: line-through; color: var(--tw-muted); }
 .tw-tabs { display: flex; gap: 4px; margin-bottom: 10px; }
 .tw-tabs [aria-selected=true] { background: var(--tw-soft); border-color: var(--tw-soft); color: var(--tw-on-soft); }
-.tw-scopes { display: grid; grid-template-columns: 1fr 1fr; gap: 2px 8px; border: 1px solid var(--tw-line); border-radius: 6px; }
+.tw-scopes { border: 1px solid var(--tw-line); border-radius: 6px; display: flex; flex-direction: column; gap: 6px; min-width: 0; }
+.tw-scope-group { border: none; margin: 0; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(230px, 1fr)); gap: 2px 8px; min-width: 0; }
+.tw-scope-group legend { font-weight: 500; padding: 0; margin-bottom: 2px; }
+.tw-scopes code { font-size: 11px; }
+.tw-keys li { display: block; }
+.tw-key-line { display: flex; justify-content: space-between; align-items: center; gap: 6px; }
+.tw-key-name { min-width: 0; }
+.tw-badge { display: inline-block; margin-left: 6px; padding: 0 6px; border-radius: 8px; background: var(--tw-soft); color: var(--tw-on-soft); font-size: 11px; }
+.tw-optin { background: var(--tw-optin-bg); color: var(--tw-optin-fg); }
+.tw-warning { margin: 6px 0 0; padding: 6px 8px; border-radius: 6px; background: var(--tw-error-bg); color: var(--tw-error-fg); }
+p.tw-hint { margin: 10px 0 0; overflow-wrap: anywhere; }
+.tw-inline { padding: 0; }
+code { font-family: "Roboto Mono", monospace; font-size: 12px; }
+kbd { font-family: monospace; font-size: 12px; border: 1px solid var(--tw-border); border-bottom-width: 2px; border-radius: 4px; padding: 0 4px; }
+.tw-welcome { background: var(--tw-bg); color: var(--tw-fg); border-radius: 12px; padding: 12px 16px; border: 1px solid var(--tw-soft); }
+.tw-welcome h2 { font-size: 16px; font-weight: 500; margin: 0 0 6px; }
+.tw-welcome p, .tw-welcome li { line-height: 1.45; }
+.tw-welcome ul { margin: 6px 0; padding-left: 20px; }
+.tw-settings { min-width: 0; }
 .tw-secret { display: block; word-break: break-all; background: var(--tw-field); padding: 6px; margin: 6px 0; border-radius: 4px; font-family: monospace; }
 .tw-hint { color: var(--tw-muted); font-size: 12px; }
 `;

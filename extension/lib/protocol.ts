@@ -83,6 +83,10 @@ export const Request = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('settings.get') }),
   z.strictObject({ type: z.literal('settings.save'), settings: SettingsInput }),
   z.strictObject({ type: z.literal('me.get') }),
+  /** "Test connection": signs in with the form's values (an empty secret: the stored one), saving nothing. */
+  z.strictObject({ type: z.literal('settings.test'), settings: SettingsInput }),
+  z.strictObject({ type: z.literal('shortcut.get') }),
+  z.strictObject({ type: z.literal('shortcut.configure') }),
   z.strictObject({ type: z.literal('teams.list') }),
   z.strictObject({ type: z.literal('boards.list'), team_id: Id }),
   z.strictObject({ type: z.literal('lists.list'), board_id: Id }),
@@ -114,6 +118,11 @@ export const Responses = {
   'settings.get': z.object({ settings: SettingsView, choice: Choice.nullable() }),
   'settings.save': SettingsView,
   'me.get': Me,
+  'settings.test': Me,
+  /** The shortcut as the browser has it now (null: unset), and where the user sets it. */
+  'shortcut.get': z.object({ shortcut: z.string().nullable(), where: z.string() }),
+  /** Whether the browser's shortcut page could be opened (else the UI names the place). */
+  'shortcut.configure': z.object({ opened: z.boolean() }),
   'teams.list': z.array(Team),
   'boards.list': z.array(Board),
   'lists.list': z.array(List),
@@ -125,9 +134,17 @@ export const Responses = {
   'task.complete': Task,
   'task.open': z.object({ url: z.string() }),
   'options.open': z.object({ opened: z.literal(true) }),
-  'keys.list': z.object({ keys: z.array(ApiKey), scopes: z.array(z.enum(SCOPES)) }),
+  /** `self_id`: the key this extension signs in with, when it is listed. */
+  'keys.list': z.object({
+    keys: z.array(ApiKey),
+    scopes: z.array(z.enum(SCOPES)),
+    /** Scopes a key gets only when they are chosen by name. */
+    opt_in: z.array(z.enum(SCOPES)),
+    self_id: z.string().nullable(),
+  }),
   'keys.create': CreatedApiKey,
-  'keys.revoke': z.object({ id: z.string() }),
+  /** `signed_out`: the key was the extension's own, so its stored secret and session are gone. */
+  'keys.revoke': z.object({ id: z.string(), signed_out: z.boolean() }),
 } satisfies Record<RequestType, z.ZodType>;
 export type ResponseOf<T extends RequestType> = z.output<(typeof Responses)[T]>;
 

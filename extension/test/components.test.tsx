@@ -1,11 +1,10 @@
-import { render } from 'preact';
-import { act } from 'preact/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Settings } from '../components/Settings.tsx';
 import { quickDue, TaskPanel } from '../components/TaskPanel.tsx';
-import { ExtensionError, type Send } from '../lib/messaging.ts';
-import type { RequestOf, RequestType, ResponseOf } from '../lib/protocol.ts';
+import { ExtensionError } from '../lib/messaging.ts';
+import type { ResponseOf } from '../lib/protocol.ts';
 import { readableDetail } from '../lib/readable.ts';
+import { fakeSend, type Handlers, mounted, settle, type } from './helpers/ui.ts';
 
 type ApiKey = {
   id: string;
@@ -16,46 +15,15 @@ type ApiKey = {
   created_at: string;
 };
 
-type Handlers = { [T in RequestType]?: (request: RequestOf<T>) => ResponseOf<T> | Promise<ResponseOf<T>> };
-
-/** A `send` answering from handlers, recording every request. */
-function fakeSend(handlers: Handlers) {
-  const requests: { type: string; [key: string]: unknown }[] = [];
-  const send = (async (request: { type: RequestType }) => {
-    requests.push(request as never);
-    const handler = handlers[request.type] as ((request: unknown) => unknown) | undefined;
-    if (handler === undefined)
-      throw new ExtensionError({ kind: 'unknown', message: `no handler for ${request.type}` });
-    return handler(request);
-  }) as Send;
-  return { send, requests };
-}
-
-const settle = async () => {
-  for (let i = 0; i < 5; i++) {
-    await act(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 0));
-    });
-  }
-};
-
+let view: ReturnType<typeof mounted>;
 let container: HTMLElement;
 function mount(node: preact.ComponentChild) {
-  container = document.createElement('div');
-  document.body.append(container);
-  render(node, container);
+  view = mounted(node);
+  container = view.container;
 }
-const byTestId = <T extends Element = HTMLElement>(id: string) =>
-  container.querySelector<T>(`[data-testid="${id}"]`);
-function type(element: HTMLInputElement | HTMLTextAreaElement, value: string) {
-  element.value = value;
-  element.dispatchEvent(new Event('input', { bubbles: true }));
-}
+const byTestId = <T extends Element = HTMLElement>(id: string) => view.byTestId<T>(id);
 
-afterEach(() => {
-  render(null, container);
-  container.remove();
-});
+afterEach(() => view.unmount());
 
 const TEAM = { id: 'team_1', name: 'Acme', subscription: { plan: 'pro', status: 'active', paid: true } };
 const TASK = {
@@ -171,7 +139,7 @@ describe('the task panel', () => {
     );
     await settle();
     expect(byTestId('threadwork-error')!.dataset['kind']).toBe('subscription');
-    render(null, container);
+    view.unmount();
 
     const notConfigured = fakeSend(
       panelHandlers({
@@ -181,13 +149,12 @@ describe('the task panel', () => {
         }),
       }),
     );
-    render(
+    mount(
       <TaskPanel
         thread={{ id: '18c2f0a1b2c3d4e5', subject: 'Quote' }}
         send={notConfigured.send}
         onOpenSettings={openSettings}
       />,
-      container,
     );
     await settle();
     const error = byTestId('threadwork-error')!;
@@ -267,7 +234,8 @@ describe('the API tab', () => {
         settings: { origin: '', email: '', apiKey: '', keyName: '', hasSecret: false, configured: false },
         choice: null,
       }),
-      'keys.list': () => ({ keys, scopes: ['boards.read', 'tasks.write'] }) as never,
+      'keys.list': () =>
+        ({ keys, scopes: ['boards.read', 'tasks.write'], opt_in: [], self_id: null }) as never,
       'keys.create': (request) => {
         const created = {
           id: 'key_2',
@@ -282,7 +250,7 @@ describe('the API tab', () => {
       },
       'keys.revoke': (request) => {
         keys = keys.filter((key) => key.id !== request.key_id);
-        return { id: request.key_id };
+        return { id: request.key_id, signed_out: false };
       },
     });
     mount(<Settings send={send} />);

@@ -1,6 +1,7 @@
 // @vitest-environment node
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { redact } from '../lib/background/errors.ts';
 import { createService } from '../lib/background/service.ts';
 import { choiceItem, credentialsItem, sessionTokenItem } from '../lib/settings.ts';
 
@@ -319,5 +320,141 @@ describe('the panel requests', () => {
       data: { thread_ids: ['18c2f0a1b2c3d4e5'] },
     });
     expect(calls.at(-1)?.body).toEqual({ thread_id: '18c2f0a1b2c3d4e5' });
+  });
+});
+
+describe('setting up', () => {
+  it('tests the form it is given (an empty secret: the saved one), and stores nothing', async () => {
+    const tokenRequests: URL[] = [];
+    const fetch = vi.fn<typeof globalThis.fetch>(async (input) => {
+      const url = new URL(String(input));
+      if (url.pathname === '/auth/api_token') {
+        tokenRequests.push(url);
+        return json(200, { 'x-access-token': TOKEN });
+      }
+      return json(200, {
+        data: { user_id: 'usr_1', email: 'new@example.com', display_name: 'New' },
+        meta: { request_id: 'req_1' },
+      });
+    });
+    const { handle } = service(fetch);
+    await handle({ type: 'settings.save', settings: SETTINGS });
+    const answer = await handle({
+      type: 'settings.test',
+      settings: { ...SETTINGS, origin: 'http://127.0.0.1:7777', apiKey: 'typed', apiSecret: '' },
+    });
+    expect(answer).toMatchObject({ ok: true, data: { user_id: 'usr_1' } });
+    const body = await fetch.mock.calls.at(-1)![0];
+    expect(String(body)).toBe('http://127.0.0.1:7777/v2/me');
+    expect(tokenRequests).toHaveLength(1);
+    // Exchanged at the form's origin with the typed key and the saved secret (the token endpoint's body or query).
+    const sent = JSON.stringify([tokenRequests[0]!.href, fetch.mock.calls[0]![1]?.body ?? '']);
+    expect(tokenRequests[0]!.origin).toBe('http://127.0.0.1:7777');
+    expect(sent).toContain('typed');
+    expect(sent).toContain('secret');
+    // Nothing saved: the stored credentials and session are the saved ones.
+    expect(await credentialsItem.getValue()).toMatchObject({
+      origin: 'http://127.0.0.1:9999',
+      apiKey: 'key',
+    });
+    expect(await sessionTokenItem.getValue()).toBeNull();
+  });
+
+  it('refuses to test an origin the extension may not reach', async () => {
+    const fetch = vi.fn<typeof globalThis.fetch>();
+    const answer = await service(fetch, false).handle({ type: 'settings.test', settings: SETTINGS });
+    expect(answer).toMatchObject({ ok: false, error: { kind: 'permission' } });
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('names the key the extension signs in with, and signs out when that key is revoked', async () => {
+    const keys = [
+      {
+        id: 'key_self',
+        type: 'legacy',
+        name: 'Browser',
+        scopes: [],
+        api_key: 'key',
+        created_at: '2026-01-05T10:00:00.000Z',
+      },
+      {
+        id: 'key_other',
+        type: 'legacy',
+        name: 'Zapier',
+        scopes: [],
+        api_key: 'zap',
+        created_at: '2026-01-05T10:00:00.000Z',
+      },
+    ];
+    const fetch = vi.fn<typeof globalThis.fetch>(async (input, init) => {
+      const url = new URL(String(input));
+      if (url.pathname === '/auth/api_token') return json(200, { 'x-access-token': TOKEN });
+      if (init?.method === 'DELETE')
+        return json(200, {
+          data: { id: url.pathname.split('/').pop(), deleted: true },
+          meta: { request_id: 'r' },
+        });
+      return json(200, { data: keys, meta: { request_id: 'r', next_cursor: null } });
+    });
+    const { handle } = service(fetch);
+    await handle({ type: 'settings.save', settings: SETTINGS });
+    expect(await handle({ type: 'keys.list' })).toMatchObject({
+      ok: true,
+      data: { self_id: 'key_self', opt_in: ['email.send', 'drafts.delete'] },
+    });
+    expect(await handle({ type: 'keys.revoke', key_id: 'key_other' })).toEqual({
+      ok: true,
+      data: { id: 'key_other', signed_out: false },
+    });
+    expect((await credentialsItem.getValue())?.apiSecret).toBe('secret');
+    expect(await handle({ type: 'keys.revoke', key_id: 'key_self' })).toEqual({
+      ok: true,
+      data: { id: 'key_self', signed_out: true },
+    });
+    expect(await credentialsItem.getValue()).toMatchObject({ apiKey: 'key', apiSecret: '' });
+    expect(await sessionTokenItem.getValue()).toBeNull();
+    expect(await handle({ type: 'me.get' })).toMatchObject({ ok: false, error: { kind: 'not_configured' } });
+  });
+
+  it('answers the shortcut as the browser has it, unset as null', async () => {
+    let current: string | undefined = 'Alt+Shift+K';
+    const open = vi.fn(async () => true);
+    const { handle } = createService({
+      fetch: vi.fn(),
+      hasHostPermission: async () => true,
+      openTab: async () => {},
+      openOptions: async () => {},
+      shortcuts: { current: async () => current, where: 'chrome://extensions/shortcuts', open },
+    });
+    expect(await handle({ type: 'shortcut.get' })).toEqual({
+      ok: true,
+      data: { shortcut: 'Alt+Shift+K', where: 'chrome://extensions/shortcuts' },
+    });
+    current = '';
+    expect(await handle({ type: 'shortcut.get' })).toMatchObject({ ok: true, data: { shortcut: null } });
+    expect(await handle({ type: 'shortcut.configure' })).toEqual({ ok: true, data: { opened: true } });
+    expect(open).toHaveBeenCalledOnce();
+  });
+
+  it('never answers a URL with its query string in an error message', async () => {
+    const fetch = vi.fn<typeof globalThis.fetch>(async (input) => {
+      throw new TypeError(`request to ${String(input)} failed, reason: connect ECONNREFUSED`);
+    });
+    const { handle } = service(fetch);
+    await handle({ type: 'settings.save', settings: { ...SETTINGS, apiSecret: 'sup3rs3cret' } });
+    const answer = await handle({ type: 'me.get' });
+    expect(answer).toMatchObject({ ok: false, error: { kind: 'unreachable' } });
+    expect(JSON.stringify(answer)).not.toContain('sup3rs3cret');
+    expect(JSON.stringify(answer)).not.toContain('api_key=');
+  });
+});
+
+describe('redact', () => {
+  it('keeps a URL origin and path, never its query or fragment', () => {
+    expect(
+      redact('GET http://127.0.0.1:9/auth/api_token?email=a&api_key=k&api_secret=s failed (ECONNREFUSED)'),
+    ).toBe('GET http://127.0.0.1:9/auth/api_token failed (ECONNREFUSED)');
+    expect(redact('see https://x.test/a#token=1, then retry')).toBe('see https://x.test/a then retry');
+    expect(redact('no URL here?')).toBe('no URL here?');
   });
 });

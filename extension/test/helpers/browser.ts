@@ -8,6 +8,7 @@ import { SEED } from './server.ts';
 
 export const EXTENSION_ROOT = resolve(import.meta.dirname, '../..');
 export const TEST_BUILD = join(EXTENSION_ROOT, '.output/chrome-mv3-test');
+export const FIREFOX_TEST_BUILD = join(EXTENSION_ROOT, '.output/firefox-mv3-test');
 export const CHROMIUM =
   process.env['CHROMIUM_PATH'] ??
   ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((path) =>
@@ -23,24 +24,25 @@ if (!BROWSER_TESTS) {
   console.warn(`browser tests skipped: no Chromium at ${CHROMIUM} (install it, or set CHROMIUM_PATH)`);
 }
 export const MAILBOX_URL = 'https://mail.google.com/mail/u/0/#inbox';
-const MAILBOX_PAGE = readFileSync(join(import.meta.dirname, '../fixtures/mailbox-app.html'), 'utf8');
+export const MAILBOX_PAGE = readFileSync(join(import.meta.dirname, '../fixtures/mailbox-app.html'), 'utf8');
 
-/** Set by the test run's global setup once it has built the extension (test/helpers/global-build.ts). */
+/** Set by the test run's global setup once it has built the extensions (test/helpers/global-build.ts). */
 export const BUILT_ONCE = 'THREADWORK_TEST_EXTENSION_BUILT';
 
 /**
- * Builds the test extension (`build:test`): loopback hosts are granted in its manifest. In a test run the
- * global setup has built it already, and this only checks the build is there.
+ * Builds the test extension (`build:test`) for one browser: loopback hosts are granted in its manifest. In a
+ * test run the global setup has built both already, and this only checks the build is there.
  */
-export async function buildTestExtension(): Promise<void> {
-  if (process.env[BUILT_ONCE] !== '1') await build();
-  if (!existsSync(join(TEST_BUILD, 'manifest.json'))) throw new Error(`no build in ${TEST_BUILD}`);
-}
-
-async function build(): Promise<void> {
-  await promisify(execFile)(join(EXTENSION_ROOT, 'node_modules/.bin/wxt'), ['build', '--mode', 'test'], {
-    cwd: EXTENSION_ROOT,
-  });
+export async function buildTestExtension(browser: 'chrome' | 'firefox' = 'chrome'): Promise<void> {
+  if (process.env[BUILT_ONCE] !== '1') {
+    await promisify(execFile)(
+      join(EXTENSION_ROOT, 'node_modules/.bin/wxt'),
+      ['build', '--mode', 'test', '-b', browser],
+      { cwd: EXTENSION_ROOT },
+    );
+  }
+  const out = browser === 'chrome' ? TEST_BUILD : FIREFOX_TEST_BUILD;
+  if (!existsSync(join(out, 'manifest.json'))) throw new Error(`no build in ${out}`);
 }
 
 export interface LoadedBrowser {
@@ -99,14 +101,19 @@ export async function openPanel(browser: LoadedBrowser, token: string): Promise<
   return page;
 }
 
-/** Saves the seed's legacy credentials for `origin` through the options page; answers that page. */
-export async function configure(
-  browser: LoadedBrowser,
-  origin: string,
-  overrides: { apiSecret?: string } = {},
-): Promise<Page> {
+/** The options page of the loaded extension. */
+export async function openOptions(browser: LoadedBrowser): Promise<Page> {
   const page = await browser.context.newPage();
   await page.goto(`chrome-extension://${browser.extensionId}/options.html`);
+  return page;
+}
+
+/** Fills the settings form with the seed's credentials (or a changed secret) without saving. */
+export async function fillSettings(
+  page: Page,
+  origin: string,
+  overrides: { apiSecret?: string } = {},
+): Promise<void> {
   await page.getByTestId('threadwork-settings-origin').fill(origin);
   await page.getByTestId('threadwork-settings-email').fill(SEED.credentials.email);
   await page.getByTestId('threadwork-settings-api-key').fill(SEED.credentials.apiKey);
@@ -114,6 +121,16 @@ export async function configure(
     .getByTestId('threadwork-settings-api-secret')
     .fill(overrides.apiSecret ?? SEED.credentials.apiSecret);
   await page.getByTestId('threadwork-settings-key-name').fill(SEED.credentials.keyName);
+}
+
+/** Saves the seed's credentials in the options page; answers the page, still open. */
+export async function configure(
+  browser: LoadedBrowser,
+  origin: string,
+  overrides: { apiSecret?: string } = {},
+): Promise<Page> {
+  const page = await openOptions(browser);
+  await fillSettings(page, origin, overrides);
   await page.getByTestId('threadwork-settings-save').click();
   await page.getByTestId('threadwork-settings-saved').waitFor();
   return page;
