@@ -1,7 +1,8 @@
 /**
  * The extension's budgets, measured on the built extension in Debian's Chromium against a live reference
  * server:
- * - the mailbox content script under 40 KB minified, preact included (ratio to the budget);
+ * - the mailbox content script under 40 KB minified (ratio to the budget); the panel's own chunk (Preact and
+ *   everything the panel shows, imported on first open) is reported beside it, with no budget of its own;
  * - the "Create task" button visible within 50 ms of the thread's heading appearing (median), beside the
  *   page's own MutationObserver reaction to the same change as the baseline;
  * - click-to-confirmed under 150 ms median (submit click to the confirmation, timed in the page), beside the bare
@@ -41,12 +42,16 @@ function reportMedian(
 // 1. Size of the production content script.
 execFileSync(join(ROOT, 'node_modules/.bin/wxt'), ['build'], { cwd: ROOT, stdio: 'ignore' });
 const bytes = statSync(join(ROOT, '.output/chrome-mv3/content-scripts/gmail.js')).size;
+const panelBytes = statSync(join(ROOT, '.output/chrome-mv3/panel.js')).size;
 report({
-  name: 'mailbox content script, minified, preact included',
+  name: 'mailbox content script, minified',
   value: bytes / 1024,
   unit: 'KB',
   budget: { limit: 40, better: 'lower' },
-  context: { 'ratio to budget': bytes / 1024 / 40 },
+  context: {
+    'ratio to budget': bytes / 1024 / 40,
+    'panel chunk, loaded on first open (KB)': panelBytes / 1024,
+  },
 });
 
 const [server] = await Promise.all([startServer(), buildTestExtension()]);
@@ -121,6 +126,8 @@ try {
     .waitFor({ state: 'attached' });
   const clicks: number[] = [];
   for (let i = 0; i < CREATE_SAMPLES; i++) {
+    // After each create the panel shows its confirmation: "Create another" brings the form back.
+    if (i > 0) await page.getByTestId('threadwork-create-another').click();
     await page.getByTestId('threadwork-title').fill(`Bench task ${i}`);
     // Timed inside the page: from the click reaching the panel to the confirmation naming this task.
     await page.evaluate((title) => {

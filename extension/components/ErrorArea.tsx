@@ -1,4 +1,4 @@
-import { ERROR_ADVICE, ExtensionError, wantsSettings } from '../lib/messaging.ts';
+import { ERROR_ADVICE, errorKind, wantsSettings } from '../lib/messaging.ts';
 import { readableDetail } from '../lib/readable.ts';
 
 export interface ErrorAreaProps {
@@ -12,7 +12,7 @@ export interface ErrorAreaProps {
 /** The error area: what happened (in words, never a raw URL or secret), what to do, Retry and the settings. */
 export function ErrorArea({ error, testId, onOpenSettings, onRetry }: ErrorAreaProps) {
   if (error === null || error === undefined) return null;
-  const kind = error instanceof ExtensionError ? error.kind : 'unknown';
+  const kind = errorKind(error);
   const detail = readableDetail(error instanceof Error ? error.message : String(error));
   const settings = wantsSettings(kind) && onOpenSettings !== undefined;
   return (

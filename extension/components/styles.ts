@@ -62,7 +62,7 @@ textarea { resize: vertical; }
 .tw-error { background: var(--tw-error-bg); border: 1px solid var(--tw-error-line); border-radius: 8px; padding: 8px 10px; color: var(--tw-error-fg); overflow-wrap: anywhere; }
 .tw-error-detail { margin-top: 4px; font-size: 12px; max-height: 9em; overflow-y: auto; }
 .tw-error .tw-buttons { margin-top: 6px; }
-.tw-error .tw-buttons button { background: var(--tw-bg); }
+.tw-error .tw-buttons button:not(.tw-link) { background: var(--tw-bg); }
 .tw-ok { background: var(--tw-ok-bg); border: 1px solid var(--tw-ok-line); border-radius: 8px; padding: 8px 10px; color: var(--tw-ok-fg); overflow-wrap: anywhere; }
 .tw-ok .tw-buttons { margin-top: 8px; }
 .tw-ok p { margin: 0 0 6px; }

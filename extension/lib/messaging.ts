@@ -62,6 +62,15 @@ export const ERROR_ADVICE: Record<ErrorKind, string> = {
   unknown: 'Something went wrong.',
 };
 
+/**
+ * The kind of a failure. Checked by shape, not `instanceof`: the panel's chunk and the mailbox script (whose
+ * `send` raised it) each bundle their own copy of `ExtensionError`.
+ */
+export function errorKind(error: unknown): ErrorKind {
+  const kind = (error as { kind?: unknown } | null)?.kind;
+  return typeof kind === 'string' && Object.hasOwn(ERROR_ADVICE, kind) ? (kind as ErrorKind) : 'unknown';
+}
+
 /** Whether the settings can fix it, so the error offers a link there (a wrong service URL reads as unreachable). */
 export function wantsSettings(kind: ErrorKind): boolean {
   return (

@@ -17,6 +17,8 @@ export function readableDetail(message: string): string {
       }
     })
     .replace(SECRET_PARAM, '$1=***')
+    // "POST host failed: …" reads as "host failed: …": the method means nothing to a mailbox user.
+    .replace(/^(GET|POST|PUT|PATCH|DELETE) /, '')
     .replace(/\s+/g, ' ')
     .trim();
   return text.length > DETAIL_LIMIT ? `${text.slice(0, DETAIL_LIMIT - 1).trimEnd()}…` : text;

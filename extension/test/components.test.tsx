@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Settings } from '../components/Settings.tsx';
-import { TaskPanel } from '../components/TaskPanel.tsx';
+import { quickDue, TaskPanel } from '../components/TaskPanel.tsx';
 import { ExtensionError } from '../lib/messaging.ts';
 import type { ResponseOf } from '../lib/protocol.ts';
+import { readableDetail } from '../lib/readable.ts';
 import { fakeSend, type Handlers, mounted, settle, type } from './helpers/ui.ts';
 
 type ApiKey = {
@@ -62,6 +63,7 @@ function panelHandlers(overrides: Handlers = {}): Handlers {
       { id: 'lst_1', name: 'To do', board_id: 'brd_1' },
       { id: 'lst_2', name: 'Doing', board_id: 'brd_1' },
     ],
+    'members.list': () => [{ user_id: 'usr_1', email: 'avery@x.test', display_name: 'Avery Operator' }],
     'thread.linkedTasks': () => [],
     ...overrides,
   };
@@ -159,6 +161,59 @@ describe('the task panel', () => {
     expect(error.dataset['kind']).toBe('not_configured');
     error.querySelector('button')!.click();
     expect(openSettings).toHaveBeenCalled();
+  });
+});
+
+describe('the task panel, when it cannot know', () => {
+  it('says "unknown", not "None yet.", under an error, and Retry loads what failed', async () => {
+    let down = true;
+    const { send, requests } = fakeSend(
+      panelHandlers({
+        'thread.linkedTasks': () => {
+          if (down) throw new ExtensionError({ kind: 'unreachable', message: 'GET http://x/v2 failed' });
+          return [];
+        },
+      }),
+    );
+    mount(
+      <TaskPanel
+        thread={{ id: '18c2f0a1b2c3d4e5', subject: 'Quote' }}
+        send={send}
+        onOpenSettings={() => {}}
+      />,
+    );
+    await settle();
+    expect(container.textContent).not.toContain('None yet.');
+    expect(container.textContent).toContain('Unknown');
+    expect(byTestId('threadwork-error')!.dataset['kind']).toBe('unreachable');
+    down = false;
+    byTestId<HTMLButtonElement>('threadwork-retry')!.click();
+    await settle();
+    expect(byTestId('threadwork-error')).toBeNull();
+    expect(container.textContent).toContain('None yet.');
+    expect(requests.filter((request) => request.type === 'thread.linkedTasks')).toHaveLength(2);
+    // The teams, which answered, were not asked again.
+    expect(requests.filter((request) => request.type === 'teams.list')).toHaveLength(1);
+  });
+});
+
+describe('what the panel shows', () => {
+  it('never shows a URL, a query string or a long message whole', () => {
+    const shown = readableDetail(
+      'POST http://svc.test:8080/auth/api_token?email=a%40b&api_key=k&api_secret=S3CRET failed: Failed to fetch',
+    );
+    expect(shown).toBe('svc.test:8080 failed: Failed to fetch');
+    expect(readableDetail('token=abc&x=1 api_secret=zzz')).toBe('token=***&x=1 api_secret=***');
+    expect(readableDetail('x'.repeat(500)).length).toBeLessThanOrEqual(180);
+  });
+
+  it('dates the quick due choices in the user time zone; next week is next Monday', () => {
+    const wednesday = new Date(2026, 0, 7, 22, 30);
+    expect(quickDue('today', wednesday)).toBe('2026-01-07');
+    expect(quickDue('tomorrow', wednesday)).toBe('2026-01-08');
+    expect(quickDue('next-week', wednesday)).toBe('2026-01-12');
+    expect(quickDue('next-week', new Date(2026, 0, 12, 9))).toBe('2026-01-19');
+    expect(quickDue('tomorrow', new Date(2026, 11, 31, 12))).toBe('2027-01-01');
   });
 });
 

@@ -185,6 +185,144 @@ describe('settings storage', () => {
   });
 });
 
+describe('the panel requests', () => {
+  const TASK = {
+    id: 'tsk_1',
+    content_type: 'task',
+    title: 'Quote',
+    notes: null,
+    board_id: 'brd_1',
+    board_name: 'Roadmap',
+    list_id: 'lst_1',
+    list_name: 'To do',
+    completed: false,
+    shade: 'none',
+    custom_fields: [],
+    due_at: null,
+    created_at: null,
+    thread_ids: ['18c2f0a1b2c3d4e5'],
+    contact_id: null,
+    deal: null,
+    assignee: null,
+    first_thread: null,
+  };
+  const page = (data: unknown[]) =>
+    json(200, {
+      data,
+      meta: { request_id: 'r', pagination: { next_cursor: null, has_more: false, limit: 200 } },
+    });
+
+  /** A fetch answering by method and path, recording each call. */
+  function route(answers: Record<string, (body: unknown) => Response>) {
+    const calls: { method: string; path: string; body: unknown }[] = [];
+    const fetch = vi.fn<typeof globalThis.fetch>(async (input, init) => {
+      const url = new URL(String(input));
+      const method = init?.method ?? 'GET';
+      const body = init?.body ? JSON.parse(String(init.body)) : undefined;
+      calls.push({ method, path: url.pathname + url.search, body });
+      if (url.pathname === '/auth/api_token') return json(200, { 'x-access-token': TOKEN });
+      const answer = answers[`${method} ${url.pathname}`];
+      return answer
+        ? answer(body)
+        : json(404, { error: { code: 'not_found', message: 'no', request_id: 'r' } });
+    });
+    return { fetch, calls };
+  }
+
+  it('remembers a choice only where the service says the task landed', async () => {
+    const { fetch } = route({ 'POST /v2/tasks': () => json(201, { data: TASK, meta: { request_id: 'r' } }) });
+    const { handle } = service(fetch);
+    await handle({ type: 'settings.save', settings: SETTINGS });
+    const request = {
+      type: 'task.create',
+      task: { list_id: 'lst_9', thread_id: '18c2f0a1b2c3d4e5' },
+      choice: { team_id: 'team_2', board_id: 'brd_9', list_id: 'lst_9' },
+      idempotency_key: 'key-0002',
+    } as const;
+    expect(await handle(request)).toMatchObject({ ok: true });
+    expect(await choiceItem.getValue()).toBeNull();
+  });
+
+  it('assigns the new task over v1 to the chosen member, and says the task exists when that fails', async () => {
+    let assign = json(200, { success: true });
+    const { fetch, calls } = route({
+      'POST /v2/tasks': () => json(201, { data: TASK, meta: { request_id: 'r' } }),
+      'POST /api/v1/items/assignTask': () => assign,
+      'GET /v2/tasks/tsk_1': () =>
+        json(200, {
+          data: { ...TASK, assignee: { name: 'Avery', email: 'avery@x.test' } },
+          meta: { request_id: 'r' },
+        }),
+    });
+    const { handle } = service(fetch);
+    await handle({ type: 'settings.save', settings: SETTINGS });
+    const request = {
+      type: 'task.create',
+      task: { list_id: 'lst_1', thread_id: '18c2f0a1b2c3d4e5' },
+      choice: { team_id: 'team_1', board_id: 'brd_1', list_id: 'lst_1' },
+      idempotency_key: 'key-0003',
+      assignee_email: 'avery@x.test',
+    } as const;
+    expect(await handle(request)).toMatchObject({ ok: true, data: { assignee: { email: 'avery@x.test' } } });
+    expect(calls.find((call) => call.path === '/api/v1/items/assignTask')?.body).toEqual({
+      itemId: 'tsk_1',
+      assigneeEmail: 'avery@x.test',
+    });
+    assign = json(400, { error: { code: 'validation_error', message: 'not a member', request_id: 'r' } });
+    const failed = await handle(request);
+    expect(failed).toMatchObject({ ok: false, error: { kind: 'invalid' } });
+    expect(!failed.ok && failed.error.message).toMatch(/^The task was created, but assigning it failed/);
+  });
+
+  it('finds open tasks by title across the team boards, a full title first', async () => {
+    const task = (id: string, title: string) => ({ ...TASK, id, title });
+    const { fetch, calls } = route({
+      'GET /v2/boards': () =>
+        page([
+          { id: 'brd_1', name: 'A', board_type: 'shared', template: null, team_id: 't', subscription: null },
+          { id: 'brd_2', name: 'B', board_type: 'shared', template: null, team_id: 't', subscription: null },
+        ]),
+      'GET /v2/tasks': () =>
+        page([
+          task('tsk_a', 'Roof quote follow-up'),
+          task('tsk_b', 'Call the bank'),
+          task('tsk_c', 'Roof quote'),
+        ]),
+    });
+    const { handle } = service(fetch);
+    await handle({ type: 'settings.save', settings: SETTINGS });
+    const found = await handle({ type: 'tasks.search', team_id: 't', query: 'ROOF quote' });
+    expect(found.ok && (found.data as { id: string }[]).map((item) => item.id)).toEqual([
+      'tsk_c',
+      'tsk_c',
+      'tsk_a',
+      'tsk_a',
+    ]);
+    const listed = calls.filter((call) => call.path.startsWith('/v2/tasks'));
+    expect(listed.map((call) => call.path)).toEqual([
+      expect.stringContaining('board_id=brd_1'),
+      expect.stringContaining('board_id=brd_2'),
+    ]);
+    expect(listed[0]!.path).toContain('completed=false');
+  });
+
+  it('links this thread to an existing task with the v2 link-thread call', async () => {
+    const { fetch, calls } = route({
+      'POST /v2/tasks/tsk_1/threads': () =>
+        json(200, { data: { id: 'tsk_1', thread_ids: ['18c2f0a1b2c3d4e5'] }, meta: { request_id: 'r' } }),
+    });
+    const { handle } = service(fetch);
+    await handle({ type: 'settings.save', settings: SETTINGS });
+    expect(
+      await handle({ type: 'task.linkThread', task_id: 'tsk_1', thread_id: '18c2f0a1b2c3d4e5' }),
+    ).toMatchObject({
+      ok: true,
+      data: { thread_ids: ['18c2f0a1b2c3d4e5'] },
+    });
+    expect(calls.at(-1)?.body).toEqual({ thread_id: '18c2f0a1b2c3d4e5' });
+  });
+});
+
 describe('setting up', () => {
   it('tests the form it is given (an empty secret: the saved one), and stores nothing', async () => {
     const tokenRequests: URL[] = [];
