@@ -118,18 +118,26 @@ function useSlow(active: boolean, ms: number): boolean {
   return active && slow;
 }
 
-/** Keeps `id` when it is one of `items`, else picks the remembered one, else the first. */
+/**
+ * Keeps `id` when it is one of `items` (the user's own choice stands), else picks the remembered one, else
+ * the first; among the `usable` items when there are any.
+ */
 function useChoice<T extends { id: string }>(
   items: T[] | null,
   id: string,
   setId: (id: string) => void,
   remembered: () => string | undefined,
+  usable: (item: T) => boolean = () => true,
 ) {
   useEffect(() => {
     if (items === null || items.some((item) => item.id === id)) return;
-    setId((items.find((item) => item.id === remembered()) ?? items[0])?.id ?? '');
+    const candidates = items.some(usable) ? items.filter(usable) : items;
+    setId((candidates.find((item) => item.id === remembered()) ?? candidates[0])?.id ?? '');
   }, [items]);
 }
+
+/** A team where tasks can be made (the same `paid` the service gates on). */
+const isPaid = (team: Team) => team.subscription?.paid !== false;
 
 /** The placeholder a picker shows when it has no valid choice: never a blank box. */
 function placeholder(remote: { state: { status: string } | null }, empty: string, before: string): string {
@@ -178,9 +186,10 @@ export function TaskPanel({ thread, send, onOpenSettings, onSubmitRef }: TaskPan
   const configured = settings.data !== null;
 
   const teams = useRemote<Team[]>(configured ? 'teams' : null, () => send({ type: 'teams.list' }));
-  useChoice(teams.data, teamId, setTeamId, () => remembered.current?.team_id);
+  // The default team is one where a task can be made: the remembered one while it is paid, else the first paid.
+  useChoice(teams.data, teamId, setTeamId, () => remembered.current?.team_id, isPaid);
   const team = teams.data?.find((candidate) => candidate.id === teamId);
-  const unpaid = team?.subscription?.paid === false;
+  const unpaid = team !== undefined && !isPaid(team);
 
   // An unpaid team has nothing to choose from: its boards are not asked for, and Create stays disabled.
   const boards = useRemote<Board[]>(team !== undefined && !unpaid ? `boards:${teamId}` : null, () =>
@@ -514,7 +523,7 @@ export function TaskPanel({ thread, send, onOpenSettings, onSubmitRef }: TaskPan
             ? 'Creating the task: waiting for the service…'
             : existing.linking
               ? 'Adding the thread: waiting for the service…'
-              : `Waiting for the service: ${waiting.map((load) => load.name).join(', ')}…`}
+              : `Loading ${waiting.map((load) => load.name).join(', ')}… The service is slow to answer.`}
         </p>
       )}
       <ErrorArea

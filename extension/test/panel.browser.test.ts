@@ -183,7 +183,7 @@ describe.runIf(BROWSER_TESTS)('the task panel in the mailbox', () => {
       'Loading…',
     );
     await progress.waitFor({ timeout: 2000 });
-    expect(await progress.textContent()).toContain('Waiting for the service');
+    expect(await progress.textContent()).toContain('Loading teams');
     await page.getByTestId('threadwork-panel').screenshot({ path: join(SHOTS, 'panel-slow.png') });
     await expect
       .poll(() => page.getByTestId('threadwork-list').locator('option').count(), { timeout: 20_000 })
