@@ -54,6 +54,7 @@ export class MailboxUi {
       this.#document.body.append(this.#panel.host);
     }
     this.#button?.control.setAttribute('aria-expanded', 'true');
+    this.#themeButton();
     try {
       this.#api ??= await this.#loadPanel();
     } catch {
@@ -117,6 +118,11 @@ export class MailboxUi {
     }
   }
 
+  /** The button follows the mailbox's theme each time it is placed and each time the panel opens. */
+  #themeButton(): void {
+    this.#button?.mount.classList.toggle('tw-dark', this.#dark());
+  }
+
   #dark(): boolean {
     return isDarkTheme(this.#thread?.toolbar ?? this.#thread?.heading ?? this.#document.body);
   }
@@ -137,7 +143,7 @@ export class MailboxUi {
     } else if (!toolbar.contains(host)) {
       placeInRow(toolbar, host);
     }
-    this.#button.mount.classList.toggle('tw-dark', this.#dark());
+    this.#themeButton();
   }
 
   #createButton(): ShadowHost & { control: HTMLButtonElement } {

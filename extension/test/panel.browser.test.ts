@@ -290,6 +290,9 @@ describe.runIf(BROWSER_TESTS)('the task panel in the mailbox', () => {
       .getByTestId('threadwork-panel')
       .evaluate((panel) => getComputedStyle(panel).backgroundColor);
     expect(background).toBe('rgb(45, 47, 49)');
+    expect(await button.evaluate((control) => getComputedStyle(control).backgroundColor)).toBe(
+      'rgb(0, 74, 119)',
+    );
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: join(SHOTS, 'mailbox-dark.png') });
 
