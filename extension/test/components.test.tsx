@@ -5,7 +5,7 @@ import { ExtensionError } from '../lib/messaging.ts';
 import type { ResponseOf } from '../lib/protocol.ts';
 import { readableDetail } from '../lib/readable.ts';
 import { TASK as FIXTURE_TASK } from './helpers/fixtures.ts';
-import { fakeSend, type Handlers, mounted, settle, type } from './helpers/ui.ts';
+import { choose, fakeSend, type Handlers, mounted, settle, type } from './helpers/ui.ts';
 
 type ApiKey = {
   id: string;
@@ -180,6 +180,51 @@ describe('the task panel, when it cannot know', () => {
     expect(requests.filter((request) => request.type === 'thread.linkedTasks')).toHaveLength(2);
     // The teams, which answered, were not asked again.
     expect(requests.filter((request) => request.type === 'teams.list')).toHaveLength(1);
+  });
+});
+
+describe('the default team', () => {
+  it("is a paid one: a remembered team that lapsed gives way, while choosing an unpaid team stays the user's", async () => {
+    const garage = {
+      id: 'team_0',
+      name: 'Garage',
+      subscription: { plan: 'pro', status: 'unpaid', paid: false },
+    };
+    const { send, requests } = fakeSend(
+      panelHandlers({
+        'settings.get': () => ({
+          settings: {
+            origin: 'http://x',
+            email: 'a',
+            apiKey: 'k',
+            keyName: 'n',
+            hasSecret: true,
+            configured: true,
+          },
+          choice: { team_id: 'team_0', board_id: 'brd_0', list_id: 'lst_0' },
+        }),
+        'teams.list': () => [garage, TEAM] as never,
+      }),
+    );
+    mount(
+      <TaskPanel
+        thread={{ id: '18c2f0a1b2c3d4e5', subject: 'Quote' }}
+        send={send}
+        onOpenSettings={() => {}}
+      />,
+    );
+    await settle();
+    expect(byTestId<HTMLSelectElement>('threadwork-team')!.value).toBe('team_1');
+    expect(byTestId<HTMLButtonElement>('threadwork-submit')!.disabled).toBe(false);
+    choose(byTestId<HTMLSelectElement>('threadwork-team')!, 'team_0');
+    await settle();
+    expect(byTestId<HTMLSelectElement>('threadwork-team')!.value).toBe('team_0');
+    expect(byTestId<HTMLButtonElement>('threadwork-submit')!.disabled).toBe(true);
+    expect(byTestId('threadwork-error')!.dataset['kind']).toBe('subscription');
+    // Its boards are never asked for.
+    expect(
+      requests.filter((request) => request.type === 'boards.list' && request['team_id'] === 'team_0'),
+    ).toEqual([]);
   });
 });
 
