@@ -64,9 +64,7 @@ const worker = () => browser.context.serviceWorkers()[0]!;
 
 describe.runIf(BROWSER_TESTS)('setting the extension up', () => {
   it('opens the settings on install, with a welcome that says where each value comes from', async () => {
-    const isOptions = (page: Page) => page.url() === `chrome-extension://${browser.extensionId}/options.html`;
-    await expect.poll(() => browser.context.pages().some(isOptions)).toBe(true);
-    const page = browser.context.pages().find(isOptions)!;
+    const page = browser.installPage;
     const welcome = page.getByTestId('threadwork-welcome');
     await welcome.waitFor();
     const text = await welcome.textContent();
