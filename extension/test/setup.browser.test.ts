@@ -72,6 +72,11 @@ describe.runIf(BROWSER_TESTS)('setting the extension up', () => {
     expect(text).toContain('/keys');
     expect(text).toContain('pnpm start');
     await checkBothThemes(page, 'welcome');
+    // Set up: the welcome has done its job.
+    await fillSettings(page, server.origin);
+    await page.getByTestId('threadwork-settings-save').click();
+    await page.getByTestId('threadwork-settings-saved').waitFor();
+    expect(await welcome.count()).toBe(0);
     await page.close();
   });
 
