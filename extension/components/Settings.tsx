@@ -203,6 +203,15 @@ function Connection({ send, requestHostPermission, onSaved }: SettingsProps) {
   );
 }
 
+/** A key's scopes in a line: "every default scope" when it has exactly those, else their names. */
+function scopeSummary(held: readonly string[], offered: readonly string[], optIn: readonly string[]): string {
+  const defaults = offered.filter((scope) => !optIn.includes(scope));
+  const isDefault = held.length === defaults.length && defaults.every((scope) => held.includes(scope));
+  if (isDefault) return 'Scopes: every default scope';
+  if (held.length === 0) return 'Scopes: none';
+  return `Scopes: ${held.join(', ')}`;
+}
+
 /** Names each key type for what uses it: the extension and Zapier sign in with a key + secret. */
 const KEY_TYPE_LABELS = {
   legacy: 'Key + secret, for this extension and Zapier',
@@ -329,6 +338,7 @@ function ApiKeys({ send }: { send: Send }) {
                   )}
                 </span>
               </div>
+              <div class="tw-muted tw-key-scopes">{scopeSummary(key.scopes, scopes, optIn)}</div>
               {asking && self && (
                 <p class="tw-warning" role="alert" data-testid="threadwork-key-self-warning">
                   This is the key Threadwork signs in with. Revoking it signs the extension out: it stops

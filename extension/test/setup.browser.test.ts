@@ -207,6 +207,10 @@ describe.runIf(BROWSER_TESTS)('setting the extension up', () => {
     await expect
       .poll(async () => (await api.apiKeys.list()).data.find((key) => key.name === 'Mailer')?.scopes.sort())
       .toEqual(['email.send', 'tasks.read']);
+    const mailer = (await api.apiKeys.list()).data.find((key) => key.name === 'Mailer')!;
+    await expect
+      .poll(() => page.locator(`[data-testid="threadwork-key"][data-key-id="${mailer.id}"]`).textContent())
+      .toMatch(/Scopes: (email\.send, tasks\.read|tasks\.read, email\.send)/);
     await checkBothThemes(page, 'api-tab');
     await page.close();
   });
