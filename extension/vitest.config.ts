@@ -11,5 +11,7 @@ export default defineProject({
     // The browser tests build the extension and start Chromium and a server.
     testTimeout: 30_000,
     hookTimeout: 90_000,
+    // Polls wait for a real browser on a shared machine: a second is too short under load.
+    expect: { poll: { timeout: 10_000 } },
   },
 });

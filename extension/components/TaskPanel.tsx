@@ -118,17 +118,57 @@ function useSlow(active: boolean, ms: number): boolean {
   return active && slow;
 }
 
-/** Keeps `id` when it is one of `items`, else picks the remembered one, else the first. */
+/**
+ * Keeps `id` when it is one of `items` (the user's own choice stands), else picks the remembered one, else
+ * the first; among the `usable` items when there are any.
+ */
 function useChoice<T extends { id: string }>(
   items: T[] | null,
   id: string,
   setId: (id: string) => void,
   remembered: () => string | undefined,
+  usable: (item: T) => boolean = () => true,
 ) {
   useEffect(() => {
     if (items === null || items.some((item) => item.id === id)) return;
-    setId((items.find((item) => item.id === remembered()) ?? items[0])?.id ?? '');
+    const candidates = items.some(usable) ? items.filter(usable) : items;
+    setId((candidates.find((item) => item.id === remembered()) ?? candidates[0])?.id ?? '');
   }, [items]);
+}
+
+/** A team where tasks can be made (the same `paid` the service gates on). */
+const isPaid = (team: Team) => team.subscription?.paid !== false;
+
+/**
+ * One picker of the panel: disabled until it has options, and with a first line (`empty`) that says why
+ * nothing is chosen (loading, unavailable, none) instead of a blank box.
+ */
+function Picker(props: {
+  label: string;
+  testId: string;
+  value: string;
+  empty: string | null;
+  options: { value: string; label: string }[];
+  onChange: (value: string) => void;
+}) {
+  return (
+    <label>
+      {props.label}
+      <select
+        data-testid={props.testId}
+        value={props.value}
+        disabled={props.options.length === 0}
+        onChange={(event) => props.onChange(event.currentTarget.value)}
+      >
+        {props.empty !== null && <option value="">{props.empty}</option>}
+        {props.options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
 }
 
 /** The placeholder a picker shows when it has no valid choice: never a blank box. */
@@ -178,9 +218,10 @@ export function TaskPanel({ thread, send, onOpenSettings, onSubmitRef }: TaskPan
   const configured = settings.data !== null;
 
   const teams = useRemote<Team[]>(configured ? 'teams' : null, () => send({ type: 'teams.list' }));
-  useChoice(teams.data, teamId, setTeamId, () => remembered.current?.team_id);
+  // The default team is one where a task can be made: the remembered one while it is paid, else the first paid.
+  useChoice(teams.data, teamId, setTeamId, () => remembered.current?.team_id, isPaid);
   const team = teams.data?.find((candidate) => candidate.id === teamId);
-  const unpaid = team?.subscription?.paid === false;
+  const unpaid = team !== undefined && !isPaid(team);
 
   // An unpaid team has nothing to choose from: its boards are not asked for, and Create stays disabled.
   const boards = useRemote<Board[]>(team !== undefined && !unpaid ? `boards:${teamId}` : null, () =>
@@ -343,79 +384,50 @@ export function TaskPanel({ thread, send, onOpenSettings, onSubmitRef }: TaskPan
             />
           </label>
           <div class="tw-pickers">
-            <label>
-              Team
-              <select
-                data-testid="threadwork-team"
-                value={team === undefined ? '' : teamId}
-                disabled={teams.data === null}
-                onChange={(event) => setTeamId(event.currentTarget.value)}
-              >
-                {team === undefined && (
-                  <option value="">{placeholder(teams, 'No teams', 'Not set up')}</option>
-                )}
-                {(teams.data ?? []).map((candidate) => (
-                  <option key={candidate.id} value={candidate.id}>
-                    {candidate.name}
-                    {candidate.subscription?.paid === false ? ' (unpaid)' : ''}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label>
-              Board
-              <select
-                data-testid="threadwork-board"
-                value={boardValid ? boardId : ''}
-                disabled={boards.data === null}
-                onChange={(event) => setBoardId(event.currentTarget.value)}
-              >
-                {!boardValid && (
-                  <option value="">
-                    {unpaid ? 'Unavailable (unpaid team)' : placeholder(boards, 'No boards', '—')}
-                  </option>
-                )}
-                {(boards.data ?? []).map((board) => (
-                  <option key={board.id} value={board.id}>
-                    {board.name}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label>
-              List
-              <select
-                data-testid="threadwork-list"
-                value={listValid ? listId : ''}
-                disabled={lists.data === null}
-                onChange={(event) => setListId(event.currentTarget.value)}
-              >
-                {!listValid && <option value="">{placeholder(lists, 'No lists', '—')}</option>}
-                {(lists.data ?? []).map((list) => (
-                  <option key={list.id} value={list.id}>
-                    {list.name}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label>
-              Assignee
-              <select
-                data-testid="threadwork-assignee"
-                value={assignee}
-                disabled={members.data === null}
-                onChange={(event) => setAssignee(event.currentTarget.value)}
-              >
-                <option value="">
-                  {members.data === null ? placeholder(members, 'Nobody', '—') : 'Nobody'}
-                </option>
-                {(members.data ?? []).map((member) => (
-                  <option key={member.user_id} value={member.email}>
-                    {member.display_name ?? member.email}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <Picker
+              label="Team"
+              testId="threadwork-team"
+              value={team === undefined ? '' : teamId}
+              empty={team === undefined ? placeholder(teams, 'No teams', 'Not set up') : null}
+              options={(teams.data ?? []).map((candidate) => ({
+                value: candidate.id,
+                label: isPaid(candidate) ? candidate.name : `${candidate.name} (unpaid)`,
+              }))}
+              onChange={setTeamId}
+            />
+            <Picker
+              label="Board"
+              testId="threadwork-board"
+              value={boardValid ? boardId : ''}
+              empty={
+                boardValid
+                  ? null
+                  : unpaid
+                    ? 'Unavailable (unpaid team)'
+                    : placeholder(boards, 'No boards', '—')
+              }
+              options={(boards.data ?? []).map((board) => ({ value: board.id, label: board.name }))}
+              onChange={setBoardId}
+            />
+            <Picker
+              label="List"
+              testId="threadwork-list"
+              value={listValid ? listId : ''}
+              empty={listValid ? null : placeholder(lists, 'No lists', '—')}
+              options={(lists.data ?? []).map((list) => ({ value: list.id, label: list.name }))}
+              onChange={setListId}
+            />
+            <Picker
+              label="Assignee"
+              testId="threadwork-assignee"
+              value={assignee}
+              empty={members.data === null ? placeholder(members, 'Nobody', '—') : 'Nobody'}
+              options={(members.data ?? []).map((member) => ({
+                value: member.email,
+                label: member.display_name ?? member.email,
+              }))}
+              onChange={setAssignee}
+            />
           </div>
           <label>
             Notes
@@ -514,7 +526,7 @@ export function TaskPanel({ thread, send, onOpenSettings, onSubmitRef }: TaskPan
             ? 'Creating the task: waiting for the service…'
             : existing.linking
               ? 'Adding the thread: waiting for the service…'
-              : `Waiting for the service: ${waiting.map((load) => load.name).join(', ')}…`}
+              : `Loading ${waiting.map((load) => load.name).join(', ')}… The service is slow to answer.`}
         </p>
       )}
       <ErrorArea

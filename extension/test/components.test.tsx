@@ -4,6 +4,7 @@ import { quickDue, TaskPanel } from '../components/TaskPanel.tsx';
 import { ExtensionError } from '../lib/messaging.ts';
 import type { ResponseOf } from '../lib/protocol.ts';
 import { readableDetail } from '../lib/readable.ts';
+import { TASK as FIXTURE_TASK } from './helpers/fixtures.ts';
 import { fakeSend, type Handlers, mounted, settle, type } from './helpers/ui.ts';
 
 type ApiKey = {
@@ -26,22 +27,7 @@ const byTestId = <T extends Element = HTMLElement>(id: string) => view.byTestId<
 afterEach(() => view.unmount());
 
 const TEAM = { id: 'team_1', name: 'Acme', subscription: { plan: 'pro', status: 'active', paid: true } };
-const TASK = {
-  id: 'tsk_1',
-  content_type: 'task',
-  title: 'Quote',
-  notes: null,
-  board_id: 'brd_1',
-  board_name: 'Roadmap',
-  list_id: 'lst_2',
-  list_name: 'Doing',
-  completed: false,
-  shade: 'none',
-  custom_fields: [],
-  due_at: null,
-  created_at: null,
-  thread_ids: ['18c2f0a1b2c3d4e5'],
-} as unknown as ResponseOf<'task.create'>;
+const TASK = { ...FIXTURE_TASK, list_id: 'lst_2', list_name: 'Doing' } as ResponseOf<'task.create'>;
 
 function panelHandlers(overrides: Handlers = {}): Handlers {
   return {

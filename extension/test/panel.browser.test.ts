@@ -4,15 +4,13 @@
  * lands, once; the service slow, hung or down (through a loopback proxy in front of the live reference
  * server); keyboard, layout, dark theme, a narrow window and axe-core. Screenshots go to test/screenshots/.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { ThreadworkClient } from '@threadwork/shared';
+import type { ThreadworkClient } from '@threadwork/shared';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PANEL_CONTEXT, seriousViolations } from './helpers/axe.ts';
 import {
   BROWSER_TESTS,
-  buildTestExtension,
   configure,
   type LoadedBrowser,
   launchWithExtension,
@@ -20,11 +18,10 @@ import {
   openPanel,
   openThread,
 } from './helpers/browser.ts';
+import { liveSuite, SHOTS } from './helpers/live.ts';
 import { type ServiceProxy, startProxy } from './helpers/proxy.ts';
-import { type RunningServer, SEED, startServer } from './helpers/server.ts';
+import { type RunningServer, SEED } from './helpers/server.ts';
 
-const SHOTS = join(import.meta.dirname, 'screenshots');
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const ROOF = 'FMfcgzQXJroof';
 const LUNCH = 'FMfcgzQXJlunch';
 
@@ -33,21 +30,19 @@ let server: RunningServer;
 let proxy: ServiceProxy;
 let api: ThreadworkClient;
 
+liveSuite(BROWSER_TESTS, launchWithExtension, (live) => {
+  ({ browser, server, api } = live);
+});
+
 beforeAll(async () => {
   if (!BROWSER_TESTS) return;
-  mkdirSync(SHOTS, { recursive: true });
-  [server] = await Promise.all([startServer(), buildTestExtension()]);
   proxy = await startProxy(server.origin);
-  browser = await launchWithExtension();
-  api = new ThreadworkClient({ baseUrl: `${server.origin}/v2`, apiKey: SEED.v2Key });
   // The extension talks to the service through the proxy, which each test makes slow, hung or down.
   await (await configure(browser, proxy.origin)).close();
 });
 
 afterAll(async () => {
-  await browser?.close();
   await proxy?.stop();
-  await server?.stop();
 });
 
 /** Every task id of the seed's Roadmap board (the Garage team is unpaid: nothing can be made there). */
@@ -80,20 +75,7 @@ function focusInfo(page: Page) {
   });
 }
 
-/** axe-core inside the panel's shadow root: the serious and critical violations. */
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: AXE_SOURCE });
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: typeof import('axe-core') }).axe;
-    const result = await axe.run(
-      { include: [{ fromShadowDom: ['threadwork-ui[data-threadwork-host="panel"]', '.tw-panel'] }] },
-      { resultTypes: ['violations'] },
-    );
-    return result.violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.html).join(' | ')}`);
-  });
-}
+const axeViolations = (page: Page) => seriousViolations(page, PANEL_CONTEXT);
 
 describe.runIf(BROWSER_TESTS)('the task panel in the mailbox', () => {
   it('creates only where the pickers say: an unpaid team disables Create, creates nothing and is never remembered', async () => {
@@ -201,7 +183,7 @@ describe.runIf(BROWSER_TESTS)('the task panel in the mailbox', () => {
       'Loading…',
     );
     await progress.waitFor({ timeout: 2000 });
-    expect(await progress.textContent()).toContain('Waiting for the service');
+    expect(await progress.textContent()).toContain('Loading teams');
     await page.getByTestId('threadwork-panel').screenshot({ path: join(SHOTS, 'panel-slow.png') });
     await expect
       .poll(() => page.getByTestId('threadwork-list').locator('option').count(), { timeout: 20_000 })

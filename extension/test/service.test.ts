@@ -4,6 +4,7 @@ import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { redact } from '../lib/background/errors.ts';
 import { createService } from '../lib/background/service.ts';
 import { choiceItem, credentialsItem, sessionTokenItem } from '../lib/settings.ts';
+import { TASK } from './helpers/fixtures.ts';
 
 const SETTINGS = {
   origin: 'http://127.0.0.1:9999/',
@@ -74,26 +75,7 @@ describe('the message protocol', () => {
       });
       if (url.includes('/auth/api_token')) return json(200, { 'x-access-token': TOKEN });
       return json(200, {
-        data: {
-          id: 'tsk_1',
-          content_type: 'task',
-          title: 'Quote',
-          notes: null,
-          board_id: 'brd_1',
-          board_name: 'Roadmap',
-          list_id: 'lst_1',
-          list_name: 'To do',
-          completed: false,
-          shade: 'none',
-          custom_fields: [],
-          due_at: null,
-          created_at: '2026-01-05T10:00:00.000Z',
-          thread_ids: ['18c2f0a1b2c3d4e5'],
-          contact_id: null,
-          deal: null,
-          assignee: null,
-          first_thread: null,
-        },
+        data: TASK,
         meta: { request_id: 'req_1' },
       });
     });
@@ -186,26 +168,6 @@ describe('settings storage', () => {
 });
 
 describe('the panel requests', () => {
-  const TASK = {
-    id: 'tsk_1',
-    content_type: 'task',
-    title: 'Quote',
-    notes: null,
-    board_id: 'brd_1',
-    board_name: 'Roadmap',
-    list_id: 'lst_1',
-    list_name: 'To do',
-    completed: false,
-    shade: 'none',
-    custom_fields: [],
-    due_at: null,
-    created_at: null,
-    thread_ids: ['18c2f0a1b2c3d4e5'],
-    contact_id: null,
-    deal: null,
-    assignee: null,
-    first_thread: null,
-  };
   const page = (data: unknown[]) =>
     json(200, {
       data,

@@ -8,10 +8,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ThreadworkClient } from '@threadwork/shared';
-import axe from 'axe-core';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { CREATE_TASK_COMMAND, CREATE_TASK_SHORTCUT } from '../lib/shortcut.ts';
+import { seriousViolations } from './helpers/axe.ts';
 import {
   BROWSER_TESTS,
   configure,
@@ -31,21 +31,6 @@ let api: ThreadworkClient;
 liveSuite(BROWSER_TESTS, launchWithExtension, (live) => {
   ({ browser, server, api } = live);
 });
-
-/** axe-core's serious and critical violations in the page, each with the elements it names. */
-async function seriousViolations(page: Page) {
-  await page.evaluate(axe.source);
-  return page.evaluate(async () => {
-    const { axe: run } = window as unknown as { axe: typeof axe };
-    const result = await run.run(document, { resultTypes: ['violations'] });
-    return result.violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map((violation) => ({
-        id: violation.id,
-        nodes: violation.nodes.map((node) => `${node.target.join(' ')}: ${node.failureSummary}`),
-      }));
-  });
-}
 
 /** The page in light and in dark: no serious or critical axe violation, and a screenshot of each. */
 async function checkBothThemes(page: Page, name: string) {
