@@ -13,6 +13,8 @@ export interface SettingsProps {
    * user's click there); inside the mailbox there is none, and the background reports a missing permission.
    */
   requestHostPermission?: ((origin: string) => Promise<boolean>) | undefined;
+  /** Told after each save (the options page hides its first-run welcome once the extension is set up). */
+  onSaved?: ((settings: SettingsView) => void) | undefined;
 }
 
 interface Form {
@@ -26,7 +28,7 @@ interface Form {
 const EMPTY: Form = { origin: '', email: '', apiKey: '', apiSecret: '', keyName: '' };
 
 /** The settings, in the options page and in the mailbox panel alike: connection, and the API tab. */
-export function Settings({ send, requestHostPermission }: SettingsProps) {
+export function Settings({ send, requestHostPermission, onSaved }: SettingsProps) {
   const [tab, setTab] = useState<'connection' | 'api'>('connection');
   return (
     <div class="tw-settings">
@@ -45,7 +47,7 @@ export function Settings({ send, requestHostPermission }: SettingsProps) {
       </div>
       <div role="tabpanel" aria-label={tab === 'connection' ? 'Connection' : 'API keys'}>
         {tab === 'connection' ? (
-          <Connection send={send} requestHostPermission={requestHostPermission} />
+          <Connection send={send} requestHostPermission={requestHostPermission} onSaved={onSaved} />
         ) : (
           <ApiKeys send={send} />
         )}
@@ -54,7 +56,7 @@ export function Settings({ send, requestHostPermission }: SettingsProps) {
   );
 }
 
-function Connection({ send, requestHostPermission }: SettingsProps) {
+function Connection({ send, requestHostPermission, onSaved }: SettingsProps) {
   const [form, setForm] = useState<Form>(EMPTY);
   const [view, setView] = useState<SettingsView | null>(null);
   const [saved, setSaved] = useState(false);
@@ -96,6 +98,7 @@ function Connection({ send, requestHostPermission }: SettingsProps) {
       setView(next);
       setForm((previous) => ({ ...previous, origin: next.origin, apiSecret: '' }));
       setSaved(true);
+      onSaved?.(next);
     } catch (failure) {
       setError(failure);
     } finally {
@@ -198,6 +201,15 @@ function Connection({ send, requestHostPermission }: SettingsProps) {
       <ShortcutInfo send={send} />
     </form>
   );
+}
+
+/** A key's scopes in a line: "every default scope" when it has exactly those, else their names. */
+function scopeSummary(held: readonly string[], offered: readonly string[], optIn: readonly string[]): string {
+  const defaults = offered.filter((scope) => !optIn.includes(scope));
+  const isDefault = held.length === defaults.length && defaults.every((scope) => held.includes(scope));
+  if (isDefault) return 'Scopes: every default scope';
+  if (held.length === 0) return 'Scopes: none';
+  return `Scopes: ${held.join(', ')}`;
 }
 
 /** Names each key type for what uses it: the extension and Zapier sign in with a key + secret. */
@@ -326,6 +338,7 @@ function ApiKeys({ send }: { send: Send }) {
                   )}
                 </span>
               </div>
+              <div class="tw-muted tw-key-scopes">{scopeSummary(key.scopes, scopes, optIn)}</div>
               {asking && self && (
                 <p class="tw-warning" role="alert" data-testid="threadwork-key-self-warning">
                   This is the key Threadwork signs in with. Revoking it signs the extension out: it stops

@@ -85,6 +85,7 @@ textarea { resize: vertical; }
 .tw-keys li { display: block; }
 .tw-key-line { display: flex; justify-content: space-between; align-items: center; gap: 6px; }
 .tw-key-name { min-width: 0; }
+.tw-key-scopes { font-size: 12px; overflow-wrap: anywhere; }
 .tw-badge { display: inline-block; margin-left: 6px; padding: 0 6px; border-radius: 8px; background: var(--tw-soft); color: var(--tw-on-soft); font-size: 11px; }
 .tw-optin { background: var(--tw-optin-bg); color: var(--tw-optin-fg); }
 .tw-warning { margin: 6px 0 0; padding: 6px 8px; border-radius: 6px; background: var(--tw-error-bg); color: var(--tw-error-fg); }

@@ -26,7 +26,14 @@ const KEYS = [
     api_key: 'savedkey',
     created_at: '2026-01-05T10:00:00.000Z',
   },
-  { id: 'key_ci', type: 'v2', name: 'ci', scopes: [], api_key: null, created_at: '2026-01-05T10:00:00.000Z' },
+  {
+    id: 'key_ci',
+    type: 'v2',
+    name: 'ci',
+    scopes: ['email.send', 'tasks.read'],
+    api_key: null,
+    created_at: '2026-01-05T10:00:00.000Z',
+  },
 ];
 
 function handlers(overrides: Handlers = {}): Handlers {
@@ -179,6 +186,9 @@ describe('the API tab', () => {
     const self = view.container.querySelector('[data-testid="threadwork-key"][data-key-id="key_ext"]')!;
     expect(self.querySelector('[data-testid="threadwork-key-self"]')).not.toBeNull();
     expect(view.container.querySelectorAll('[data-testid="threadwork-key-self"]')).toHaveLength(1);
+    // Each key says what it may do.
+    const ci = view.container.querySelector('[data-key-id="key_ci"]')!;
+    expect(ci.textContent).toContain('Scopes: email.send, tasks.read');
 
     const revoke = self.querySelector<HTMLButtonElement>('[data-testid="threadwork-key-revoke"]')!;
     revoke.click();

@@ -60,7 +60,11 @@ function OptionsPage() {
         <div class="tw-head">
           <h1>Threadwork settings</h1>
         </div>
-        <Settings send={send} requestHostPermission={requestHostPermission} />
+        <Settings
+          send={send}
+          requestHostPermission={requestHostPermission}
+          onSaved={(settings) => setWelcome(!settings.configured)}
+        />
       </div>
     </main>
   );

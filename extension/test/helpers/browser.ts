@@ -48,6 +48,8 @@ export async function buildTestExtension(browser: 'chrome' | 'firefox' = 'chrome
 export interface LoadedBrowser {
   context: BrowserContext;
   extensionId: string;
+  /** The settings tab the extension opened on install (first run), loaded. */
+  installPage: Page;
   close(): Promise<void>;
 }
 
@@ -75,9 +77,19 @@ export async function launchWithExtension(): Promise<LoadedBrowser> {
   const worker =
     context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker', { timeout: 15_000 }));
   const extensionId = new URL(worker.url()).host;
+  // The install opens the settings in a tab; waiting for it here keeps it from taking over a tab a test opens.
+  const options = `chrome-extension://${extensionId}/options.html`;
+  let installPage: Page | undefined;
+  for (let waited = 0; installPage === undefined; waited += 50) {
+    if (waited > 15_000) throw new Error('the extension opened no settings tab on install');
+    installPage = context.pages().find((page) => page.url() === options);
+    if (installPage === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await installPage.waitForLoadState();
   return {
     context,
     extensionId,
+    installPage,
     close: async () => {
       await context.close();
       rmSync(profile, { recursive: true, force: true });
