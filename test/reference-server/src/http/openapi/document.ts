@@ -1,7 +1,6 @@
 // Builds the OpenAPI 3.1 document from the route catalogue and the shared zod schemas (zod 4's JSON
 // Schema output, which is the dialect OpenAPI 3.1 uses). Nothing here restates a shape by hand.
 import {
-  DEFAULT_SCOPES,
   ERROR_CODES,
   ERROR_STATUS,
   type ErrorCode,
@@ -354,9 +353,9 @@ export function buildDocument(): JsonObject {
           type: 'http',
           scheme: 'bearer',
           description:
-            'A v2 API key: `Authorization: Bearer <secret>`. A key holds scopes; a key created without ' +
-            `scopes holds every scope except the opt-in ones (${OPT_IN_SCOPES.join(', ')}). All scopes: ` +
-            `${SCOPES.join(', ')}.`,
+            'A v2 API key: `Authorization: Bearer <secret>`. Every key (v2 or legacy) holds the scopes chosen ' +
+            `when it was created; one created without scopes holds every scope except the opt-in ones ` +
+            `(${OPT_IN_SCOPES.join(', ')}), which are granted only by name. All scopes: ${SCOPES.join(', ')}.`,
         },
         sessionToken: {
           type: 'apiKey',
@@ -364,8 +363,8 @@ export function buildDocument(): JsonObject {
           name: 'x-access-token',
           description:
             'A v1 session token from POST /auth/api_token (20 minutes). v1 needs it; v2 accepts it too ' +
-            `(legacy token auth), with its user’s default scopes (${DEFAULT_SCOPES.length} of ` +
-            `${SCOPES.length}: all but ${OPT_IN_SCOPES.join(', ')}).`,
+            '(legacy token auth), holding the scopes of the legacy key it was minted from (`GET /v2/api-keys` ' +
+            'lists them). v1 itself checks no scopes.',
         },
       },
     },

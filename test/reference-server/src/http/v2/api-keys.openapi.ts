@@ -15,7 +15,9 @@ export const API_KEYS_ROUTES: readonly RouteEntry[] = [
     operationId: 'listApiKeys',
     tag: 'API keys',
     summary: 'List the caller’s API keys',
-    description: 'Never shows a secret; a legacy key shows its public `api_key`.',
+    description:
+      'Never shows a secret. Every key shows the scopes it holds (a legacy key’s are those its session ' +
+      'tokens carry on v2); a legacy key shows its public `api_key`.',
     auth: 'v2',
     scopes: ['keys.manage'],
     query: PaginationQuery,
@@ -28,9 +30,11 @@ export const API_KEYS_ROUTES: readonly RouteEntry[] = [
     tag: 'API keys',
     summary: 'Create an API key',
     description:
-      'A v2 key answers its `secret`, a legacy key its `api_key` and `api_secret` (for the token endpoint): ' +
-      'returned this once, stored hashed. A v2 key created without `scopes` gets every scope but the opt-in ' +
-      'ones (email.send, drafts.delete).',
+      'A v2 key answers its `secret`, a legacy key its `api_key` and `api_secret` (alphanumeric, for the ' +
+      'token endpoint): returned this once, stored hashed. Either kind holds the `scopes` named, or, without ' +
+      '`scopes`, every scope but the opt-in ones (email.send, drafts.delete), which are granted only by ' +
+      'name. The caller may grant only scopes it holds itself: asking for one it lacks answers 403 ' +
+      '`insufficient_scope` naming the first one lacking, and creates nothing.',
     auth: 'v2',
     scopes: ['keys.manage'],
     body: CreateApiKeyRequest,
