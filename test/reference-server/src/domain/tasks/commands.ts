@@ -17,6 +17,7 @@ import type { Executor } from '../../db/database.ts';
 import { prepareInsert } from '../../db/prepared.ts';
 import type { TasksTable } from '../../db/schema.ts';
 import { requireList } from '../access.ts';
+import { selectBoardMembers } from '../boards.ts';
 import { boardFields, checkFieldValues, upsertValues } from '../custom-fields.ts';
 import { invalidField, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
@@ -208,24 +209,15 @@ export function uncompleteTask(tx: Executor, userId: string, taskId: string, now
   return setCompleted(tx, userId, taskId, false, now);
 }
 
-/** A member of the board's team, or the owner of a personal board; null otherwise. */
+/** A member of the board (its team's member, or a personal board's owner) with this email; null otherwise. */
 async function findBoardMember(
   db: Executor,
   row: { team_id: string | null; owner_id: string | null },
   email: string,
 ) {
-  let query = db
-    .selectFrom('users')
-    .select(['users.id', 'users.email', 'users.display_name'])
-    .where((eb) => eb(eb.fn('lower', ['users.email']), '=', email.trim().toLowerCase()));
-  if (row.team_id !== null) {
-    const teamId = row.team_id;
-    query = query.innerJoin('team_members', (join) =>
-      join.onRef('team_members.user_id', '=', 'users.id').on('team_members.team_id', '=', teamId),
-    );
-  } else {
-    query = query.where('users.id', '=', row.owner_id ?? '');
-  }
+  const query = selectBoardMembers(db, row).where((eb) =>
+    eb(eb.fn('lower', ['users.email']), '=', email.trim().toLowerCase()),
+  );
   return (await query.executeTakeFirst()) ?? null;
 }
 

@@ -1,6 +1,7 @@
 // What the OpenAPI document says about the routes of `boards.ts`: one entry per route, beside it.
 import {
   Board,
+  BoardMember,
   CreateBoardRequest,
   ListBoardsQuery,
   PaginationQuery,
@@ -56,6 +57,23 @@ export const BOARDS_ROUTES: readonly RouteEntry[] = [
     pathParams: id.board,
     body: UpdateBoardRequest,
     data: Board,
+    errors: GATED,
+  },
+  {
+    method: 'GET',
+    path: '/v2/boards/{id}/members',
+    operationId: 'listBoardMembers',
+    tag: 'Teams and boards',
+    summary: 'List who may be assigned the board’s tasks',
+    description:
+      'A team board’s members are its team’s members; a personal board’s only member is its owner. ' +
+      'These are the people v1 `items/assignTask` accepts as `assigneeEmail`. Ordered by email. A board ' +
+      'the caller cannot see answers 404.',
+    auth: 'v2',
+    scopes: ['boards.read'],
+    pathParams: id.board,
+    query: PaginationQuery,
+    page: BoardMember,
     errors: GATED,
   },
 ];
