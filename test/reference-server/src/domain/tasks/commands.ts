@@ -327,8 +327,9 @@ export type TaskReorder = ReorderTaskRequest;
 
 /**
  * Moves the task within its list: directly below `after_task_id` (a task of the same list), or to
- * the top or bottom. When the task already stands there nothing is written (`persisted: false`). The
- * answer says where it landed: the task now above it (null = top) and its 0-based index. Run in one
+ * the top or bottom. When the task already stands there nothing is written. The answer says where it
+ * landed: the task now above it (null = top) and its 0-based index, and `persisted: true`, as the task
+ * stands where it was asked to go (also when it already did, so a client never retries a no-op). Run in one
  * transaction, concurrent reorders are serialised by the database.
  */
 export async function reorderTask(
@@ -352,7 +353,7 @@ export async function reorderTask(
     position = await edgePosition(tx, row.list_id, 'top');
   }
   if (position === null) {
-    return { id: row.id, after_task_id: before.previousId, position_index: before.index, persisted: false };
+    return { id: row.id, after_task_id: before.previousId, position_index: before.index, persisted: true };
   }
 
   // Position is not part of any view, so no event is recorded.

@@ -126,8 +126,9 @@ export const TASKS_ROUTES: readonly RouteEntry[] = [
     tag: 'Tasks',
     summary: 'Move a task within its list',
     description:
-      'The anchor `after_task_id` wins over `position`. The answer reports where the task actually landed; ' +
-      '`persisted: false` means nothing was written (re-read and retry).',
+      'The anchor `after_task_id` wins over `position`. The answer reports where the task actually landed. ' +
+      '`persisted` is true whenever the task stands where it was asked to go afterwards, including when it ' +
+      'already stood there (nothing is written then); false would mean it does not, so re-read and retry.',
     auth: 'v2',
     scopes: ['tasks.write'],
     pathParams: id.task,
