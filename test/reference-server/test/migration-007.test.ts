@@ -7,11 +7,9 @@ import { join } from 'node:path';
 import { DEFAULT_SCOPES } from '@threadwork/shared/schemas';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import { Migrator } from 'kysely/migration';
 import { afterAll, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.ts';
-import { migrationProvider } from '../src/db/migrations/index.ts';
-import { createPostgresDatabase, onPostgres } from './helpers/database.ts';
+import { createPostgresDatabase, migrateBefore, onPostgres } from './helpers/database.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'threadwork-migration-007-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -36,19 +34,7 @@ async function oldDatabase(): Promise<{ db: AnyDb; open: { path: string; databas
 
 it('gives each legacy key of an older database the scopes its tokens held, and leaves v2 keys be', async () => {
   const { db: old, open } = await oldDatabase();
-  const all = migrationProvider(onPostgres ? 'postgres' : 'sqlite');
-  const migrator = new Migrator({
-    db: old,
-    provider: {
-      async getMigrations() {
-        const migrations = await all.getMigrations();
-        return Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '007'));
-      },
-    },
-    migrationTableName: 'schema_migrations',
-    migrationLockTableName: 'schema_migrations_lock',
-  });
-  expect((await migrator.migrateToLatest()).error).toBeUndefined();
+  await migrateBefore(old, onPostgres ? 'postgres' : 'sqlite', '007');
   await old
     .insertInto('users')
     .values({
