@@ -61,7 +61,12 @@ export function scopesToGrant(requested: readonly Scope[] | undefined): Scope[] 
 /** A principal grants only scopes it holds: 403 insufficient_scope naming the first one it lacks. */
 function assertMayGrant(grantor: Pick<Principal, 'scopes'>, scopes: readonly Scope[]): void {
   const lacking = scopes.find((scope) => !grantor.scopes.has(scope));
-  if (lacking !== undefined) throw insufficientScope([lacking], 'the credentials creating this key');
+  if (lacking !== undefined) {
+    throw insufficientScope(
+      [lacking],
+      `cannot grant the scope ${lacking}: the credentials used do not hold it`,
+    );
+  }
 }
 
 /**

@@ -27,12 +27,11 @@ export function notFound(what: string, id: string): ServiceError {
 }
 
 /** 403 insufficient_scope naming the missing scopes (`details.required_scopes`). */
-export function insufficientScope(missing: readonly Scope[], who = 'this key'): ServiceError {
-  return new ServiceError(
-    'insufficient_scope',
-    `${who} lacks the scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`,
-    { required_scopes: [...missing] },
-  );
+export function insufficientScope(
+  missing: readonly Scope[],
+  message = `this key lacks the scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`,
+): ServiceError {
+  return new ServiceError('insufficient_scope', message, { required_scopes: [...missing] });
 }
 
 /** A 400 validation_error about one field, for checks that only the domain can make. */
