@@ -54,7 +54,7 @@ export async function listApiKeys(db: Executor, userId: string, page: PageReques
 }
 
 /** The scopes a new key holds: the ones named (in the order given), else every non-opt-in scope. */
-export function scopesToGrant(requested: readonly Scope[] | undefined): Scope[] {
+function scopesToGrant(requested: readonly Scope[] | undefined): Scope[] {
   return [...new Set(requested ?? DEFAULT_SCOPES)];
 }
 
