@@ -51,6 +51,18 @@ function handlers(overrides: Handlers = {}): Handlers {
   };
 }
 
+/** What the service answers to a key creation: the key, with its secret shown once. */
+const createdKey = (request: { key: { name: string; type?: string } }) =>
+  ({
+    id: 'key_new',
+    type: request.key.type ?? 'v2',
+    name: request.key.name,
+    scopes: [],
+    api_key: request.key.type === 'legacy' ? 'pub' : null,
+    created_at: '2026-01-05T10:00:00.000Z',
+    ...(request.key.type === 'legacy' ? { api_secret: 'shh' } : { secret: 's' }),
+  }) as never;
+
 async function apiTab(send: Parameters<typeof Settings>[0]['send']) {
   view = mounted(<Settings send={send} />);
   await settle();
@@ -113,20 +125,7 @@ describe('the connection tab', () => {
 
 describe('the API tab', () => {
   it('creates a key + secret by default, named for the extension and Zapier', async () => {
-    const { send, requests } = fakeSend(
-      handlers({
-        'keys.create': (request) =>
-          ({
-            id: 'key_new',
-            type: request.key.type,
-            name: request.key.name,
-            scopes: [],
-            api_key: 'pub',
-            created_at: '2026-01-05T10:00:00.000Z',
-            api_secret: 'shh',
-          }) as never,
-      }),
-    );
+    const { send, requests } = fakeSend(handlers({ 'keys.create': createdKey }));
     await apiTab(send);
     const kind = view.byTestId<HTMLSelectElement>('threadwork-key-type')!;
     expect(kind.value).toBe('legacy');
@@ -142,19 +141,7 @@ describe('the API tab', () => {
   });
 
   it('offers the scopes in readable groups, opt-in ones marked, and sends the chosen ones for either type', async () => {
-    const { send, requests } = fakeSend(
-      handlers({
-        'keys.create': (request) =>
-          ({
-            id: 'k',
-            type: request.key.type,
-            name: request.key.name,
-            scopes: [],
-            created_at: '2026-01-05T10:00:00.000Z',
-            secret: 's',
-          }) as never,
-      }),
-    );
+    const { send, requests } = fakeSend(handlers({ 'keys.create': createdKey }));
     await apiTab(send);
     const groups = [...view.container.querySelectorAll('.tw-scope-group > legend')].map(
       (legend) => legend.textContent,
