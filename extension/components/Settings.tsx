@@ -1,6 +1,6 @@
 import type { ApiKey, CreatedApiKey, Me } from '@threadwork/shared/schemas';
 import { useEffect, useState } from 'preact/hooks';
-import type { Send } from '../lib/messaging.ts';
+import { ExtensionError, type Send } from '../lib/messaging.ts';
 import type { SettingsView } from '../lib/protocol.ts';
 import { groupScopes } from '../lib/scopes.ts';
 import { ErrorArea } from './ErrorArea.tsx';
@@ -203,6 +203,18 @@ function Connection({ send, requestHostPermission, onSaved }: SettingsProps) {
   );
 }
 
+/**
+ * A new key may hold only scopes the extension's own key holds: the service's 403 `insufficient_scope` on
+ * creating one means that, not a missing permission of the user (the generic advice would send them here).
+ */
+function grantRefusal(failure: unknown): ExtensionError | undefined {
+  if (!(failure instanceof ExtensionError) || failure.kind !== 'scope') return undefined;
+  return new ExtensionError({
+    kind: 'invalid',
+    message: `${failure.message}. The key Threadwork signs in with does not hold that scope, so it cannot give it to a new key: leave it out, or create this key in the service's own API keys page.`,
+  });
+}
+
 /** A key's scopes in a line: "every default scope" when it has exactly those, else their names. */
 function scopeSummary(held: readonly string[], offered: readonly string[], optIn: readonly string[]): string {
   const defaults = offered.filter((scope) => !optIn.includes(scope));
@@ -260,7 +272,7 @@ function ApiKeys({ send }: { send: Send }) {
       setName('');
       await load();
     } catch (failure) {
-      setError(failure);
+      setError(grantRefusal(failure) ?? failure);
     } finally {
       setBusy(false);
     }

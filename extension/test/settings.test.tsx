@@ -2,6 +2,7 @@ import { SCOPES } from '@threadwork/shared/schemas';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Settings } from '../components/Settings.tsx';
 import { ShortcutHint } from '../components/ShortcutHint.tsx';
+import { ExtensionError } from '../lib/messaging.ts';
 import { SCOPE_GROUPS } from '../lib/scopes.ts';
 import { choose, fakeSend, type Handlers, mounted, settle, type } from './helpers/ui.ts';
 
@@ -176,6 +177,30 @@ describe('the API tab', () => {
       type: 'keys.create',
       key: { name: 'Sender', type: 'v2', scopes: ['email.send'] },
     });
+  });
+
+  it('explains a scope the extension itself lacks, instead of sending the user back to this tab', async () => {
+    const { send } = fakeSend(
+      handlers({
+        'keys.create': () => {
+          throw new ExtensionError({
+            kind: 'scope',
+            code: 'insufficient_scope',
+            message: 'cannot grant the scope email.send: the credentials used do not hold it',
+          });
+        },
+      }),
+    );
+    await apiTab(send);
+    type(view.byTestId<HTMLInputElement>('threadwork-key-name')!, 'Sender');
+    view.container.querySelector<HTMLInputElement>('input[value="email.send"]')!.click();
+    await settle();
+    view.byTestId<HTMLButtonElement>('threadwork-key-create')!.click();
+    await settle();
+    const error = view.byTestId('threadwork-settings-error')!;
+    expect(error.textContent).toContain('cannot grant the scope email.send');
+    expect(error.textContent).toContain('does not hold that scope');
+    expect(error.textContent).not.toContain('Create a key with that scope in the API tab');
   });
 
   it('marks the key the extension uses, and revokes it only after a warning that the extension signs out', async () => {

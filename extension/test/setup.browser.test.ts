@@ -180,6 +180,17 @@ describe.runIf(BROWSER_TESTS)('setting the extension up', () => {
     await page.getByTestId('threadwork-key-secret').waitFor();
     const zapier = (await api.apiKeys.list()).data.find((key) => key.name === 'Zapier');
     expect(zapier?.type).toBe('legacy');
+    // A key + secret takes scopes too.
+    await page.getByTestId('threadwork-key-name').fill('Reader');
+    await page.getByRole('checkbox', { name: 'boards.read' }).check();
+    await page.getByRole('checkbox', { name: 'tasks.read' }).check();
+    await page.getByTestId('threadwork-key-create').click();
+    await expect
+      .poll(async () => (await api.apiKeys.list()).data.find((key) => key.name === 'Reader'))
+      .toMatchObject({ type: 'legacy', scopes: expect.arrayContaining(['boards.read', 'tasks.read']) });
+    expect((await api.apiKeys.list()).data.find((key) => key.name === 'Reader')?.scopes).toHaveLength(2);
+    for (const scope of ['boards.read', 'tasks.read'])
+      await page.getByRole('checkbox', { name: scope }).uncheck();
 
     // Scopes: readable, grouped, opt-in ones marked; the chosen ones are the key's.
     const send = page.getByRole('checkbox', { name: 'email.send' });
