@@ -1,7 +1,7 @@
-import type { Board, List, Task, Team } from '@threadwork/shared/schemas';
+import type { Board, BoardMember, List, Task, Team } from '@threadwork/shared/schemas';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ExtensionError, type Send } from '../lib/messaging.ts';
-import type { Choice, FoundTaskView, LinkedTaskView, MemberView } from '../lib/protocol.ts';
+import type { Choice, FoundTaskView, LinkedTaskView } from '../lib/protocol.ts';
 import { ErrorArea } from './ErrorArea.tsx';
 
 export interface TaskPanelProps {
@@ -236,7 +236,7 @@ export function TaskPanel({ thread, send, onOpenSettings, onSubmitRef }: TaskPan
   useChoice(lists.data, listId, setListId, () => remembered.current?.list_id);
   const listValid = lists.data?.some((list) => list.id === listId) === true;
 
-  const members = useRemote<MemberView[]>(boardValid ? `members:${boardId}` : null, () =>
+  const members = useRemote<BoardMember[]>(boardValid ? `members:${boardId}` : null, () =>
     send({ type: 'members.list', board_id: boardId }),
   );
   useEffect(() => {

@@ -9,6 +9,7 @@
 import {
   ApiKey,
   Board,
+  BoardMember,
   CreateApiKeyRequest,
   CreatedApiKey,
   CreateTaskRequest,
@@ -61,14 +62,6 @@ export const LinkedTaskView = z.object({
   list_name: z.string().nullable(),
 });
 export type LinkedTaskView = z.infer<typeof LinkedTaskView>;
-
-/** A board member who may be assigned a task (`GET /v2/boards/{id}/members`). */
-export const MemberView = z.object({
-  user_id: z.string(),
-  email: z.string(),
-  display_name: z.string().nullable(),
-});
-export type MemberView = z.infer<typeof MemberView>;
 
 /** A task found by title for "add this thread to an existing task". */
 export const FoundTaskView = z.object({
@@ -126,7 +119,7 @@ export const Responses = {
   'teams.list': z.array(Team),
   'boards.list': z.array(Board),
   'lists.list': z.array(List),
-  'members.list': z.array(MemberView),
+  'members.list': z.array(BoardMember),
   'thread.linkedTasks': z.array(LinkedTaskView),
   'task.create': Task,
   'tasks.search': z.array(FoundTaskView),

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Settings } from '../components/Settings.tsx';
 import { quickDue, TaskPanel } from '../components/TaskPanel.tsx';
-import { ExtensionError } from '../lib/messaging.ts';
+import { ExtensionError, type Send } from '../lib/messaging.ts';
 import type { ResponseOf } from '../lib/protocol.ts';
 import { readableDetail } from '../lib/readable.ts';
 import { TASK as FIXTURE_TASK } from './helpers/fixtures.ts';
@@ -29,19 +29,22 @@ afterEach(() => view.unmount());
 const TEAM = { id: 'team_1', name: 'Acme', subscription: { plan: 'pro', status: 'active', paid: true } };
 const TASK = { ...FIXTURE_TASK, list_id: 'lst_2', list_name: 'Doing' } as ResponseOf<'task.create'>;
 
+/** What `settings.get` answers once the extension is set up, with the last create's choice. */
+const configured = (choice = { team_id: 'team_1', board_id: 'brd_1', list_id: 'lst_2' }) => ({
+  settings: { origin: 'http://x', email: 'a', apiKey: 'k', keyName: 'n', hasSecret: true, configured: true },
+  choice,
+});
+
+/** The task panel on the thread "18c2f0a1b2c3d4e5" with `subject`, answering through `send`. */
+function mountPanel(send: Send, subject: string, onOpenSettings: () => void = () => {}) {
+  mount(
+    <TaskPanel thread={{ id: '18c2f0a1b2c3d4e5', subject }} send={send} onOpenSettings={onOpenSettings} />,
+  );
+}
+
 function panelHandlers(overrides: Handlers = {}): Handlers {
   return {
-    'settings.get': () => ({
-      settings: {
-        origin: 'http://x',
-        email: 'a',
-        apiKey: 'k',
-        keyName: 'n',
-        hasSecret: true,
-        configured: true,
-      },
-      choice: { team_id: 'team_1', board_id: 'brd_1', list_id: 'lst_2' },
-    }),
+    'settings.get': () => configured(),
     'teams.list': () => [TEAM] as never,
     'boards.list': () =>
       [{ id: 'brd_1', name: 'Roadmap', board_type: 'shared', template: null, team_id: 'team_1' }] as never,
@@ -66,13 +69,7 @@ describe('the task panel', () => {
         },
       }),
     );
-    mount(
-      <TaskPanel
-        thread={{ id: '18c2f0a1b2c3d4e5', subject: 'Quote 🏠' }}
-        send={send}
-        onOpenSettings={() => {}}
-      />,
-    );
+    mountPanel(send, 'Quote 🏠');
     await settle();
     expect(byTestId<HTMLTextAreaElement>('threadwork-title')!.value).toBe('Quote 🏠');
     expect(byTestId<HTMLSelectElement>('threadwork-list')!.value).toBe('lst_2');
@@ -116,13 +113,7 @@ describe('the task panel', () => {
         },
       }),
     );
-    mount(
-      <TaskPanel
-        thread={{ id: '18c2f0a1b2c3d4e5', subject: 'Quote' }}
-        send={send}
-        onOpenSettings={openSettings}
-      />,
-    );
+    mountPanel(send, 'Quote', openSettings);
     await settle();
     expect(byTestId('threadwork-error')!.dataset['kind']).toBe('subscription');
     view.unmount();
@@ -135,13 +126,7 @@ describe('the task panel', () => {
         }),
       }),
     );
-    mount(
-      <TaskPanel
-        thread={{ id: '18c2f0a1b2c3d4e5', subject: 'Quote' }}
-        send={notConfigured.send}
-        onOpenSettings={openSettings}
-      />,
-    );
+    mountPanel(notConfigured.send, 'Quote', openSettings);
     await settle();
     const error = byTestId('threadwork-error')!;
     expect(error.dataset['kind']).toBe('not_configured');
@@ -161,13 +146,7 @@ describe('the task panel, when it cannot know', () => {
         },
       }),
     );
-    mount(
-      <TaskPanel
-        thread={{ id: '18c2f0a1b2c3d4e5', subject: 'Quote' }}
-        send={send}
-        onOpenSettings={() => {}}
-      />,
-    );
+    mountPanel(send, 'Quote');
     await settle();
     expect(container.textContent).not.toContain('None yet.');
     expect(container.textContent).toContain('Unknown');
@@ -192,27 +171,11 @@ describe('the default team', () => {
     };
     const { send, requests } = fakeSend(
       panelHandlers({
-        'settings.get': () => ({
-          settings: {
-            origin: 'http://x',
-            email: 'a',
-            apiKey: 'k',
-            keyName: 'n',
-            hasSecret: true,
-            configured: true,
-          },
-          choice: { team_id: 'team_0', board_id: 'brd_0', list_id: 'lst_0' },
-        }),
+        'settings.get': () => configured({ team_id: 'team_0', board_id: 'brd_0', list_id: 'lst_0' }),
         'teams.list': () => [garage, TEAM] as never,
       }),
     );
-    mount(
-      <TaskPanel
-        thread={{ id: '18c2f0a1b2c3d4e5', subject: 'Quote' }}
-        send={send}
-        onOpenSettings={() => {}}
-      />,
-    );
+    mountPanel(send, 'Quote');
     await settle();
     expect(byTestId<HTMLSelectElement>('threadwork-team')!.value).toBe('team_1');
     expect(byTestId<HTMLButtonElement>('threadwork-submit')!.disabled).toBe(false);
