@@ -371,7 +371,8 @@ on('GET', 'mail', async (call): Promise<ConsoleMailbox> => {
   // The list shows each thread's labels: those of its messages.
   const threads = await Promise.all(
     page.items.map(async (thread) => {
-      const full = await getThread(db, call.userId, thread.thread_id, { messages: false }, now());
+      // The provider answers messages (and so their labels) only with bodies; 50 threads a page.
+      const full = await getThread(db, call.userId, thread.thread_id, { messages: true }, now());
       const threadLabels = [...new Set((full.messages ?? []).flatMap((message) => message.labels))];
       return { ...thread, labels: threadLabels };
     }),
@@ -410,7 +411,7 @@ on('POST', 'mail/:id/inbound', async (call) => {
     throw new ServiceError('mailbox_not_connected', 'the console user has no connected mailbox');
   }
   const threadId = param(call, 0);
-  const thread = await getThread(db, call.userId, threadId, { messages: false }, now());
+  const thread = await getThread(db, call.userId, threadId, { messages: true }, now());
   const mine = state.email_address.toLowerCase();
   // The reply comes from the thread's other party: the newest sender who is not the user.
   const other =
