@@ -13,7 +13,7 @@ import { DEMO_CREDENTIALS } from '../src/seed/demo.ts';
 import { type RunningServer, startServer } from '../src/server.ts';
 import { BROWSER_TESTS, CHROMIUM } from './helpers/chromium.ts';
 import { freshDatabase } from './helpers/database.ts';
-import { offlineResolver } from './helpers/server.ts';
+import { offlineResolver, type ResponseBody } from './helpers/server.ts';
 
 const SHOTS = join(import.meta.dirname, 'screenshots');
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -63,7 +63,7 @@ async function api(path: string, init: { method?: string; body?: unknown; key?: 
     },
     body: init.body === undefined ? null : JSON.stringify(init.body),
   });
-  return { status: response.status, body: await response.json() };
+  return { status: response.status, body: (await response.json()) as ResponseBody };
 }
 
 async function tasksOf(
@@ -78,7 +78,7 @@ async function expectAccessible(target: Page, what: string) {
   await target.evaluate(AXE);
   const violations = await target.evaluate(async () => {
     const axe = (
-      window as unknown as {
+      globalThis as unknown as {
         axe: {
           run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
         };
@@ -147,9 +147,7 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', () => {
   it('shows every list as a column and its cards in the list’s position order, with their card fields', async () => {
     await page.goto(`${server.origin}/boards/brd_product`);
     for (const listId of ['lst_backlog', 'lst_doing', 'lst_review', 'lst_done']) {
-      await expect
-        .poll(() => cardIds(listId), listId)
-        .toEqual((await tasksOf(listId)).map((task) => task.id));
+      await expect.poll(() => cardIds(listId)).toEqual((await tasksOf(listId)).map((task) => task.id));
     }
     const linked = card('tsk_demo_p07');
     await expect.poll(() => linked.textContent()).toContain('Threads1');
@@ -205,7 +203,19 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', () => {
     // Focus follows the card into its new list, so a second key press moves it on.
     await expect
       .poll(() =>
-        page.evaluate(() => document.activeElement?.closest('[data-task-id]')?.getAttribute('data-task-id')),
+        page.evaluate(() =>
+          (
+            globalThis as unknown as {
+              document: {
+                activeElement: {
+                  closest(s: string): { getAttribute(a: string): string | null } | null;
+                } | null;
+              };
+            }
+          ).document.activeElement
+            ?.closest('[data-task-id]')
+            ?.getAttribute('data-task-id'),
+        ),
       )
       .toBe('tsk_demo_p02');
     await page.keyboard.press('ArrowDown');
@@ -311,7 +321,7 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', () => {
       .poll(() => page.locator('.messages .text').first().textContent())
       .toBe('<img id="evil-text" src="x" onerror="window.pwned=1"> is text here');
     expect(await page.locator('#evil-text, #evil-html, #evil-img').count()).toBe(0);
-    expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+    expect(await page.evaluate(() => (globalThis as unknown as { pwned?: number }).pwned)).toBeUndefined();
     expect(await page.locator('h2[data-legacy-thread-id]').textContent()).toBe('Markup <b>inside</b>');
     // The console's API never even sends the HTML body.
     const view = await (await fetch(`${server.origin}/_console/api/mail/${thread_id}`)).text();

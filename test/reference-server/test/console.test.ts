@@ -7,7 +7,7 @@ import { DEMO_CREDENTIALS } from '../src/seed/demo.ts';
 import { type RunningServer, startServer } from '../src/server.ts';
 import { freshDatabase } from './helpers/database.ts';
 import { fixtureSeed } from './helpers/fixtures.ts';
-import { offlineResolver, runCli } from './helpers/server.ts';
+import { offlineResolver, readBody, runCli } from './helpers/server.ts';
 
 const running: RunningServer[] = [];
 afterEach(async () => {
@@ -71,7 +71,7 @@ describe('the console on the server', () => {
     const server = await start({ console: false });
     const root = await fetch(`${server.origin}/`, { headers: { accept: 'text/html,*/*;q=0.8' } });
     expect(root.headers.get('content-type')).toContain('application/json');
-    expect((await root.json()).roots.v2).toBe('/v2');
+    expect((await readBody(root)).roots.v2).toBe('/v2');
     for (const path of [
       '/boards/brd_product',
       '/tasks/tsk_demo_p01',
@@ -81,7 +81,7 @@ describe('the console on the server', () => {
     ]) {
       const answer = await fetch(`${server.origin}${path}`);
       expect(answer.status, path).toBe(404);
-      expect((await answer.json()).error.code).toBe('not_found');
+      expect((await readBody(answer)).error.code).toBe('not_found');
     }
     expect(server.console).toBeUndefined();
   });
@@ -105,7 +105,7 @@ describe('the console on the server', () => {
     for (const accept of [undefined, 'application/json', '*/*']) {
       const roots = await fetch(`${server.origin}/`, { headers: accept ? { accept } : {} });
       expect(roots.headers.get('content-type')).toContain('application/json');
-      expect(await roots.json()).toEqual({
+      expect(await readBody(roots)).toEqual({
         name: 'threadwork reference server',
         versions: { v2: '2.0.0', v1: '1.5' },
         roots: { v2: '/v2', v1: '/api/v1', auth: '/auth/api_token' },
@@ -128,7 +128,7 @@ describe('the console on the server', () => {
   it('acts as the first user of the demo by default, or as --console-user', async () => {
     const demo = await start();
     expect(demo.console?.email).toBe(DEMO_CREDENTIALS.email);
-    const overview = await (await fetch(`${demo.origin}/_console/api/overview`)).json();
+    const overview = await readBody(await fetch(`${demo.origin}/_console/api/overview`));
     expect(overview.data.user.email).toBe(DEMO_CREDENTIALS.email);
 
     const grace = await start({ consoleUser: 'GRACE@northwind.test' });
@@ -179,7 +179,7 @@ describe('the console on the server', () => {
       body,
     });
     expect(crossSite.status).toBe(403);
-    const tasks = await (await v2(server, '/tasks?list_id=lst_backlog&limit=200')).json();
+    const tasks = await readBody(await v2(server, '/tasks?list_id=lst_backlog&limit=200'));
     expect(tasks.data.map((task: { title: string }) => task.title)).not.toContain('From another site');
 
     const sameSite = await rawRequest(server.origin, '/_console/api/tasks', {
@@ -202,7 +202,7 @@ describe('the console on the server', () => {
       body: JSON.stringify({ list_id: 'lst_backlog', title: '' }),
     });
     expect(bad.status).toBe(400);
-    expect((await bad.json()).error.code).toBe('validation_error');
+    expect((await readBody(bad)).error.code).toBe('validation_error');
     const missing = await fetch(`${server.origin}/_console/api/tasks/tsk_nope`);
     expect(missing.status).toBe(404);
     const unknown = await fetch(`${server.origin}/_console/api/nothing-here`);
@@ -216,12 +216,12 @@ describe('the console on the server', () => {
     expect(stream.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
     let text = '';
-    const created = await (
+    const created = await readBody(
       await v2(server, '/tasks', {
         method: 'POST',
         body: JSON.stringify({ list_id: 'lst_backlog', title: 'Live one' }),
-      })
-    ).json();
+      }),
+    );
     const started = Date.now();
     while (!text.includes(created.data.id) && Date.now() - started < 2000) {
       const { value, done } = await reader.read();
