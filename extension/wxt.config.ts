@@ -6,8 +6,12 @@ import { defineConfig } from 'wxt';
  * for the content script; the service's origin is asked for at run time (`optional_host_permissions`).
  *
  * `--mode test` (`pnpm build:test`) builds an unpacked Chrome extension that already holds loopback hosts,
- * because a headless browser never answers `permissions.request()`.
+ * because a headless browser never answers `permissions.request()`, and whose mailbox script also runs on
+ * the reference server's console mailbox pages on loopback (`/mail…`, laid out as the mailbox lays out a
+ * thread), so the extension can be tried end to end without a mailbox account.
  */
+const CONSOLE_MAILBOX_PAGES = ['http://127.0.0.1/mail*', 'http://localhost/mail*'];
+
 export default defineConfig({
   manifestVersion: 3,
   manifest: ({ browser, mode }) => ({
@@ -41,6 +45,15 @@ export default defineConfig({
   vite: () => ({
     oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   }),
+  hooks: {
+    'build:manifestGenerated': (wxt, manifest) => {
+      if (wxt.config.mode !== 'test') return;
+      for (const script of manifest.content_scripts ?? []) {
+        if (script.matches?.includes('https://mail.google.com/*'))
+          script.matches.push(...CONSOLE_MAILBOX_PAGES);
+      }
+    },
+  },
   zip: {
     artifactTemplate: 'threadwork-{{version}}-{{browser}}.zip',
     sourcesTemplate: 'threadwork-{{version}}-sources.zip',
