@@ -3,7 +3,6 @@
 // console's loopback /mail pages) creates a task from the open thread, the console page shows the link
 // live, and the extension's "Open" lands on the console's task page.
 import { ThreadworkClient } from '@threadwork/shared';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   BROWSER_TESTS,
@@ -47,7 +46,7 @@ describe.runIf(BROWSER_TESTS)('the test extension on the console’s mailbox pag
   it('creates a task from the open console thread, which the console then shows, and opens it there', async () => {
     const origin = server!.origin;
     await configureExtension(origin);
-    const page: Page = await browser!.context.newPage();
+    const page = await browser!.context.newPage();
     await page.goto(`${origin}/mail/${THREADS.roof.id}`);
     await page.locator(`h2[data-legacy-thread-id="${THREADS.roof.id}"]`).waitFor();
     // The extension's button goes into the console's [gh=mtb] toolbar, as in the mailbox.
