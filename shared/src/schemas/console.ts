@@ -109,6 +109,8 @@ export interface ConsoleSubscription {
 
 export interface ConsoleDeliveries {
   subscriptions: ConsoleSubscription[];
+  /** The event types a v2 subscription may name (for the subscribe form). */
+  event_types: string[];
 }
 
 /** `/keys`: the user's keys and the scope catalogue (opt-in scopes are never granted by default). */

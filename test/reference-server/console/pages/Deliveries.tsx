@@ -18,10 +18,11 @@ export function DeliveriesPage() {
           Webhook subscriptions (v2) and hooks (v1, as the Zapier app makes them), newest deliveries first.
         </p>
       </div>
+      <Subscribe eventTypes={view.data.event_types} onCreated={view.reload} />
       {subscriptions.length === 0 && (
         <p class="muted">
-          No subscriptions yet. Subscribe with <code>POST /v2/webhooks/subscriptions</code> or a v1 hook (a
-          Zap's trigger), then change a task on a board.
+          No subscriptions yet: subscribe above, with <code>POST /v2/webhooks/subscriptions</code>, or with a
+          v1 hook (a Zap's trigger); then change a task on a board.
         </p>
       )}
       {subscriptions.map((subscription) => (
@@ -31,8 +32,81 @@ export function DeliveriesPage() {
   );
 }
 
+/** A v2 webhook subscription, made as POST /v2/webhooks/subscriptions makes one; its signing secret shown once. */
+function Subscribe({ eventTypes, onCreated }: { eventTypes: string[]; onCreated(): void }) {
+  const [url, setUrl] = useState('');
+  const [events, setEvents] = useState<string[]>(eventTypes.filter((type) => type.startsWith('task.')));
+  const [error, setError] = useState<ApiError | null>(null);
+  const [secret, setSecret] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  async function submit(event: Event) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const created = await call<{ secret?: string }>('POST', 'webhooks', { target_url: url.trim(), events });
+      setSecret(created.secret ?? null);
+      setUrl('');
+      onCreated();
+    } catch (failure) {
+      setError(failure as ApiError);
+    } finally {
+      setBusy(false);
+    }
+  }
+  const toggle = (type: string) =>
+    setEvents((current) => (current.includes(type) ? current.filter((t) => t !== type) : [...current, type]));
+  return (
+    <details class="subscribe">
+      <summary>Subscribe a webhook</summary>
+      <form onSubmit={submit}>
+        <p>
+          <label for="hook-url">Target URL</label>{' '}
+          <input
+            id="hook-url"
+            type="url"
+            required
+            value={url}
+            placeholder="https://example.com/hook"
+            onInput={(event) => setUrl((event.target as HTMLInputElement).value)}
+          />
+        </p>
+        <fieldset class="scope-grid">
+          <legend>Events</legend>
+          {eventTypes.map((type) => (
+            <label>
+              <input type="checkbox" checked={events.includes(type)} onChange={() => toggle(type)} /> {type}
+            </label>
+          ))}
+        </fieldset>
+        <button type="submit" disabled={busy || url.trim() === '' || events.length === 0}>
+          Subscribe
+        </button>
+        {error && <Failure error={error} />}
+        {secret && (
+          <p role="status">
+            <label for="hook-secret">
+              Signing secret (shown this once; receivers verify deliveries with it)
+            </label>
+            <input id="hook-secret" readOnly value={secret} />
+          </p>
+        )}
+      </form>
+    </details>
+  );
+}
+
 function Subscription({ subscription }: { subscription: ConsoleSubscription }) {
   const headingId = `sub-${subscription.id}`;
+  const [error, setError] = useState<ApiError | null>(null);
+  async function test() {
+    setError(null);
+    try {
+      await call('POST', `webhooks/${encodeURIComponent(subscription.id)}/test`);
+    } catch (failure) {
+      setError(failure as ApiError);
+    }
+  }
   return (
     <section class="subscription-block" aria-labelledby={headingId}>
       <h2 id={headingId}>
@@ -43,7 +117,16 @@ function Subscription({ subscription }: { subscription: ConsoleSubscription }) {
         {subscription.kind === 'v2' ? 'Events' : 'Action'}: {subscription.events.join(', ')}
         {subscription.entity_id && <> on {subscription.entity_id}</>} · {subscription.status} ·{' '}
         <code>{subscription.id}</code>
+        {subscription.kind === 'v2' && (
+          <>
+            {' '}
+            <button type="button" onClick={test}>
+              Send a test event
+            </button>
+          </>
+        )}
       </p>
+      {error && <Failure error={error} />}
       {subscription.deliveries.length === 0 ? (
         <p class="muted">No deliveries yet.</p>
       ) : (

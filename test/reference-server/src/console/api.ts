@@ -15,8 +15,10 @@ import {
   type ConsoleTaskPage,
   type ConsoleTaskView,
   type ConsoleThreadView,
+  CreateWebhookRequest,
   DEFAULT_SCOPES,
   type EmailAddress,
+  EVENT_TYPES,
   MoveTaskRequest,
   OPT_IN_SCOPES,
   ReorderTaskRequest,
@@ -53,6 +55,8 @@ import {
 import { getTask, listTasks, taskEvents } from '../domain/tasks/queries.ts';
 import { listTeams } from '../domain/teams.ts';
 import { runInTransaction } from '../domain/transaction.ts';
+import { checkWebhookTarget } from '../domain/webhook-targets.ts';
+import { createSubscription, sendTestEvent } from '../domain/webhooks.ts';
 import { ok } from '../http/envelope.ts';
 import { presentBoard, presentList, presentTeam } from '../http/v2/present.ts';
 import { parseRequest } from '../http/validate.ts';
@@ -443,7 +447,30 @@ on(
   'deliveries',
   async (call): Promise<ConsoleDeliveries> => ({
     subscriptions: await deliveryLog(ctxOf(call).db, call.userId),
+    event_types: EVENT_TYPES.filter((type) => type !== 'webhook.test'),
   }),
+);
+
+// A v2 subscription made here is the same as one made through POST /v2/webhooks/subscriptions: the same
+// target rule (checked before the transaction: no write waits on DNS) and the same signing secret,
+// answered once.
+on('POST', 'webhooks', async (call) => {
+  const input = parseRequest(CreateWebhookRequest, call.body, 'body');
+  const { options, now } = ctxOf(call);
+  await checkWebhookTarget(input.target_url, options, 'target_url');
+  return write(call, (tx) =>
+    createSubscription(
+      tx,
+      call.userId,
+      input,
+      { allowInsecureWebhooks: options.allowInsecureWebhooks },
+      now(),
+    ),
+  );
+});
+
+on('POST', 'webhooks/:id/test', (call) =>
+  write(call, (tx) => sendTestEvent(tx, call.userId, param(call, 0), ctxOf(call).now())),
 );
 
 on('POST', 'deliveries/:id/replay', async (call) => ({
