@@ -376,7 +376,9 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', () => {
       .poll(() => mine.locator('pre').first().textContent())
       .toContain(`x-service-delivery-id: ${deliveryId}`);
     // The signature shown is the one sent at the delivery's last logged attempt (retries re-sign).
-    const shown = /x-service-signature: (\S+)/.exec((await mine.locator('pre').first().textContent()) ?? '')?.[1];
+    const shown = /x-service-signature: (\S+)/.exec(
+      (await mine.locator('pre').first().textContent()) ?? '',
+    )?.[1];
     const sent = receiver.received
       .filter((entry) => entry.headers['x-service-delivery-id'] === deliveryId)
       .map((entry) => entry.headers['x-service-signature']);
@@ -411,7 +413,10 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', () => {
     await page.getByLabel('Target URL').fill(`${receiver.url}?from=console`);
     await page.getByRole('button', { name: 'Subscribe', exact: true }).click();
     await page.locator('#hook-secret, .subscribe .error').first().waitFor();
-    expect(await page.locator('.subscribe .error').count(), await page.locator('.subscribe').textContent() ?? '').toBe(0);
+    expect(
+      await page.locator('.subscribe .error').count(),
+      (await page.locator('.subscribe').textContent()) ?? '',
+    ).toBe(0);
     const secret = await page.locator('#hook-secret').inputValue();
     expect(secret).toMatch(/^whsec_/);
     const listed = (await api('/webhooks/subscriptions')).body.data as { id: string; target_url: string }[];
