@@ -19,6 +19,7 @@ export {
   parseRetryAfter,
   RateLimitedError,
   RequestValidationError,
+  ServiceUnavailableError,
   SubscriptionRequiredError,
   ThreadworkError,
   type ThreadworkErrorInit,

@@ -23,6 +23,7 @@ import {
   OPT_IN_SCOPES,
   ReorderTaskRequest,
   SCOPES,
+  type Scope,
   SHADES,
   UpdateTaskRequest,
 } from '@threadwork/shared/schemas';
@@ -490,18 +491,15 @@ on(
   }),
 );
 
+/** The console is the user (no key of its own), so it may grant any scope, opt-in ones included. */
+const CONSOLE_GRANTS: ReadonlySet<Scope> = new Set(SCOPES);
+
 on('POST', 'keys', (call) => {
   const input = parseRequest(ConsoleCreateKeyRequest, call.body, 'body');
-  // Scopes are sent only when they differ from the default set, which a key without scopes gets.
-  const scopes = input.scopes ? [...new Set(input.scopes)] : undefined;
-  const isDefault =
-    scopes !== undefined &&
-    scopes.length === DEFAULT_SCOPES.length &&
-    DEFAULT_SCOPES.every((scope) => scopes.includes(scope));
   return createApiKey(
     ctxOf(call).db,
-    call.userId,
-    { name: input.name, type: input.type, ...(scopes && !isDefault ? { scopes } : {}) },
+    { userId: call.userId, scopes: CONSOLE_GRANTS },
+    { name: input.name, type: input.type, ...(input.scopes ? { scopes: input.scopes } : {}) },
     ctxOf(call).now(),
   );
 });
