@@ -456,10 +456,12 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', () => {
     expect((await api('/me', { key: secret })).status).toBe(401);
   });
 
-  it('creates a legacy key (key and secret) that the token endpoint takes', async () => {
+  it('creates a legacy key (key and secret) with the scopes chosen, which the token endpoint takes', async () => {
     await page.goto(`${server.origin}/keys`);
     await page.getByLabel('Name').fill('Second Zap');
     await page.getByLabel(/legacy key and secret/).check();
+    await page.locator('.scope-grid label', { hasText: 'crm.write' }).locator('input').uncheck();
+    await page.locator('label.opt-in', { hasText: 'drafts.delete' }).locator('input').check();
     await page.getByRole('button', { name: 'Create key' }).click();
     const apiKey = await page.locator('#created-key').inputValue();
     const apiSecret = await page.locator('#created-secret').inputValue();
@@ -468,6 +470,16 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', () => {
       { method: 'POST' },
     );
     expect(token.status).toBe(200);
+    const keys = (await api('/api-keys?limit=200')).body.data as {
+      name: string;
+      type: string;
+      scopes: string[];
+    }[];
+    const made = keys.find((key) => key.name === 'Second Zap')!;
+    expect(made.type).toBe('legacy');
+    expect(made.scopes).toContain('drafts.delete');
+    expect(made.scopes).not.toContain('crm.write');
+    expect(made.scopes).not.toContain('email.send');
   });
 
   it('looks right in light and dark, wide and narrow (screenshots), with no serious axe finding', async () => {
