@@ -10,7 +10,7 @@ import type { EmailLabel, EmailThread, LinkedTask } from './v2/email.ts';
 import type { ApiKey } from './v2/keys.ts';
 import type { Task } from './v2/tasks.ts';
 import type { Board, List, Team } from './v2/teams.ts';
-import type { DeliveryAttempt } from './v2/webhooks.ts';
+import type { WebhookDelivery } from './v2/webhooks.ts';
 
 /** Who the console acts as. */
 export interface ConsoleUser {
@@ -79,21 +79,13 @@ export interface ConsoleThreadView {
   labels: EmailLabel[];
 }
 
-/** One delivery as the deliveries page shows it: what the log says, the body and signature header sent. */
-export interface ConsoleDelivery {
-  id: string;
-  event_id: string;
-  event_type: string;
-  status: string;
-  attempt_count: number;
-  next_attempt_at: string | null;
-  created_at: string;
-  attempts: DeliveryAttempt[];
+/** One delivery as the deliveries page shows it: the log's entry, and the body and signature header sent. */
+export type ConsoleDelivery = WebhookDelivery & {
   /** The body as sent (the v2 event, or the v1 Item). */
   body: string | null;
   /** v2: `x-service-signature` as sent at the last attempt (null before one); v1 hooks are unsigned. */
   signature: string | null;
-}
+};
 
 export interface ConsoleSubscription {
   kind: 'v2' | 'v1';

@@ -6,19 +6,19 @@
  *   ≤ 300 ms), with the browser's first contentful paint and a blank page's load beside it;
  * - a board of 5,000 tasks: navigation to the first card painted (budget ≤ 1 s), and scrolling: a list
  *   scrolled to its end and its next page shown.
- * Chromium is the machine's (CHROMIUM_PATH or /usr/bin/chromium); without one the browser figures are
- * skipped with a note.
+ * Chromium is the machine's, found as the extension's browser tests find it; without one the browser
+ * figures are skipped with a note.
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Page } from 'playwright-core';
+import { CHROMIUM } from '../../../extension/test/helpers/browser.ts';
 import { report, summarise } from '../../../scripts/bench-kit.ts';
 import { startProcess } from './peers/processes.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
 const packageDir = new URL('..', import.meta.url).pathname;
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const median = (values: number[]) => summarise(values).median;
 
 async function spawnToReady(args: string[]) {

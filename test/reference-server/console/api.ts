@@ -147,3 +147,26 @@ export function useResource<T>(path: string, relevant: (change: ConsoleChange) =
     setData: (update) => setState((old) => (old.data === null ? old : { ...old, data: update(old.data) })),
   };
 }
+
+/** One user action at a time: `busy` while it runs, its failure in `error` (cleared when it runs again). */
+export function useAction(): {
+  busy: boolean;
+  error: ApiError | null;
+  run<T>(work: () => Promise<T>): Promise<T | undefined>;
+} {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
+  async function run<T>(work: () => Promise<T>): Promise<T | undefined> {
+    setBusy(true);
+    setError(null);
+    try {
+      return await work();
+    } catch (failure) {
+      setError(failure as ApiError);
+      return undefined;
+    } finally {
+      setBusy(false);
+    }
+  }
+  return { busy, error, run };
+}

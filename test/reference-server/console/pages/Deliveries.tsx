@@ -2,7 +2,7 @@
 // status and attempts, the signature header and body it carries, and Replay. Live as attempts happen.
 import type { ConsoleDeliveries, ConsoleDelivery, ConsoleSubscription } from '@threadwork/shared/schemas';
 import { useState } from 'preact/hooks';
-import { type ApiError, call, useResource } from '../api.ts';
+import { call, useAction, useResource } from '../api.ts';
 import { Failure, Loading, Time } from './common.tsx';
 
 export function DeliveriesPage() {
@@ -36,23 +36,17 @@ export function DeliveriesPage() {
 function Subscribe({ eventTypes, onCreated }: { eventTypes: string[]; onCreated(): void }) {
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<string[]>(eventTypes.filter((type) => type.startsWith('task.')));
-  const [error, setError] = useState<ApiError | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   async function submit(event: Event) {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const created = await call<{ secret?: string }>('POST', 'webhooks', { target_url: url.trim(), events });
-      setSecret(created.secret ?? null);
-      setUrl('');
-      onCreated();
-    } catch (failure) {
-      setError(failure as ApiError);
-    } finally {
-      setBusy(false);
-    }
+    const created = await run(() =>
+      call<{ secret?: string }>('POST', 'webhooks', { target_url: url.trim(), events }),
+    );
+    if (!created) return;
+    setSecret(created.secret ?? null);
+    setUrl('');
+    onCreated();
   }
   const toggle = (type: string) =>
     setEvents((current) => (current.includes(type) ? current.filter((t) => t !== type) : [...current, type]));
@@ -98,15 +92,8 @@ function Subscribe({ eventTypes, onCreated }: { eventTypes: string[]; onCreated(
 
 function Subscription({ subscription }: { subscription: ConsoleSubscription }) {
   const headingId = `sub-${subscription.id}`;
-  const [error, setError] = useState<ApiError | null>(null);
-  async function test() {
-    setError(null);
-    try {
-      await call('POST', `webhooks/${encodeURIComponent(subscription.id)}/test`);
-    } catch (failure) {
-      setError(failure as ApiError);
-    }
-  }
+  const { error, run } = useAction();
+  const test = () => run(() => call('POST', `webhooks/${encodeURIComponent(subscription.id)}/test`));
   return (
     <section class="subscription-block" aria-labelledby={headingId}>
       <h2 id={headingId}>
@@ -141,23 +128,13 @@ function Subscription({ subscription }: { subscription: ConsoleSubscription }) {
 }
 
 function Delivery({ delivery }: { delivery: ConsoleDelivery }) {
-  const [error, setError] = useState<ApiError | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
   const [replayed, setReplayed] = useState<string | null>(null);
   async function replay() {
-    setBusy(true);
-    setError(null);
-    try {
-      const { id } = await call<{ id: string }>(
-        'POST',
-        `deliveries/${encodeURIComponent(delivery.id)}/replay`,
-      );
-      setReplayed(id);
-    } catch (failure) {
-      setError(failure as ApiError);
-    } finally {
-      setBusy(false);
-    }
+    const made = await run(() =>
+      call<{ id: string }>('POST', `deliveries/${encodeURIComponent(delivery.id)}/replay`),
+    );
+    if (made) setReplayed(made.id);
   }
   return (
     <li

@@ -2,7 +2,7 @@
 // preselected) and revoke, for both kinds. A new key's secret is shown once, here, and never again.
 import type { ApiKey, ConsoleKeys, CreatedApiKey } from '@threadwork/shared/schemas';
 import { useState } from 'preact/hooks';
-import { type ApiError, call, useResource } from '../api.ts';
+import { call, useAction, useResource } from '../api.ts';
 import { Failure, Loading, Time } from './common.tsx';
 
 export function KeysPage() {
@@ -44,15 +44,10 @@ export function KeysPage() {
 
 function KeyRow({ apiKey, optIn, onRevoked }: { apiKey: ApiKey; optIn: string[]; onRevoked(): void }) {
   const [confirming, setConfirming] = useState(false);
-  const [error, setError] = useState<ApiError | null>(null);
+  const { error, run } = useAction();
   async function revoke() {
     if (!confirming) return setConfirming(true);
-    try {
-      await call('DELETE', `keys/${encodeURIComponent(apiKey.id)}`);
-      onRevoked();
-    } catch (failure) {
-      setError(failure as ApiError);
-    }
+    if (await run(() => call('DELETE', `keys/${encodeURIComponent(apiKey.id)}`))) onRevoked();
   }
   return (
     <tr data-testid="console-key" data-key-id={apiKey.id}>
@@ -94,23 +89,15 @@ function NewKey({ catalogue, onCreated }: { catalogue: ConsoleKeys; onCreated():
   const [type, setType] = useState<'v2' | 'legacy'>('v2');
   const [scopes, setScopes] = useState<string[]>(catalogue.default_scopes);
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
-  const [error, setError] = useState<ApiError | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, run } = useAction();
 
   async function submit(event: Event) {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const key = await call<CreatedApiKey>('POST', 'keys', { name: name.trim(), type, scopes });
-      setCreated(key);
-      setName('');
-      onCreated();
-    } catch (failure) {
-      setError(failure as ApiError);
-    } finally {
-      setBusy(false);
-    }
+    const key = await run(() => call<CreatedApiKey>('POST', 'keys', { name: name.trim(), type, scopes }));
+    if (!key) return;
+    setCreated(key);
+    setName('');
+    onCreated();
   }
 
   const toggle = (scope: string) =>

@@ -3,7 +3,7 @@
 // mailbox lays them out, so the extension's test build runs on this page too (docs/console.md).
 import type { ConsoleThreadView } from '@threadwork/shared/schemas';
 import { useState } from 'preact/hooks';
-import { type ApiError, call, useResource } from '../api.ts';
+import { call, useAction, useResource } from '../api.ts';
 import { Failure, Loading, Time } from './common.tsx';
 
 const DEFAULT_REPLY = 'Thanks, that works for us. (a reply simulated in the console)';
@@ -14,25 +14,17 @@ export function ThreadPage({ id }: { id: string }) {
     (change) => change.topic === 'thread' || change.topic === 'task',
   );
   const [reply, setReply] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ApiError | null>(null);
+  const { busy, error, run } = useAction();
   const [status, setStatus] = useState('');
 
   async function simulate() {
-    setBusy(true);
-    setError(null);
-    try {
-      await call('POST', `mail/${encodeURIComponent(id)}/inbound`, {
-        body_text: reply.trim() || DEFAULT_REPLY,
-      });
-      setReply('');
-      setStatus('A reply arrived.');
-      view.reload();
-    } catch (failure) {
-      setError(failure as ApiError);
-    } finally {
-      setBusy(false);
-    }
+    const arrived = await run(() =>
+      call('POST', `mail/${encodeURIComponent(id)}/inbound`, { body_text: reply.trim() || DEFAULT_REPLY }),
+    );
+    if (!arrived) return;
+    setReply('');
+    setStatus('A reply arrived.');
+    view.reload();
   }
 
   if (view.error && !view.data) return <Failure error={view.error} />;
