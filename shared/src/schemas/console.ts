@@ -141,6 +141,7 @@ export type ConsoleCreateKeyRequest = z.infer<typeof ConsoleCreateKeyRequest>;
 /** What the console's event stream sends for each committed change. */
 export type ConsoleChange =
   | { topic: 'task'; type: string; task_id: string; board_id: string; list_id: string; from_list_id?: string }
+  | { topic: 'board'; board_id: string }
   | { topic: 'thread'; thread_id: string }
   | { topic: 'delivery'; delivery_id?: string }
   | { topic: 'keys' };

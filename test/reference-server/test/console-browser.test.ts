@@ -272,6 +272,22 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', { timeout: 20_000 }, ()
       .toEqual((await tasksOf('lst_backlog')).map((task) => task.id));
   });
 
+  it('follows boards and lists made through the API: a new list on an open board, a new board on /', async () => {
+    await page.goto(`${server.origin}/boards/brd_product`);
+    await list('lst_backlog').waitFor();
+    const made = await api('/boards/brd_product/lists', { method: 'POST', body: { name: 'Shipped' } });
+    await list(made.body.data.id).waitFor({ timeout: 1000 });
+    await page.goto(`${server.origin}/`);
+    await page.locator('[data-board-id="brd_product"]').waitFor();
+    const board = await api('/boards', {
+      method: 'POST',
+      body: { team_id: 'team_northwind', name: 'Launch plan' },
+    });
+    await page
+      .locator(`[data-testid="console-board"][data-board-id="${board.body.data.id}"]`)
+      .waitFor({ timeout: 1000 });
+  });
+
   it('shows a task page: every field, custom values by label, linked threads, events in order', async () => {
     await api('/tasks/tsk_demo_p07/complete', { method: 'POST' });
     await page.goto(`${server.origin}/tasks/tsk_demo_p07`);

@@ -15,7 +15,11 @@ import { Failure, Loading, shadeLabel, Time } from './common.tsx';
 type Placement = { list_id: string; after_task_id: string | null };
 
 export function BoardPage({ id }: { id: string }) {
-  const view = useResource<ConsoleBoardView>(`boards/${encodeURIComponent(id)}`, () => false);
+  // A new or renamed list (or board) reloads the board; task changes reload only their lists (below).
+  const view = useResource<ConsoleBoardView>(
+    `boards/${encodeURIComponent(id)}`,
+    (change) => change.topic === 'board' && change.board_id === id,
+  );
   const [error, setError] = useState<ApiError | null>(null);
   const [status, setStatus] = useState('');
 
@@ -320,6 +324,14 @@ export function fieldText(field: CustomField, value: unknown): string {
 
 function Card(props: CardProps) {
   const { task } = props;
+  // The state asked for while the server makes the change: shown (and the box disabled) until the
+  // answer's reload shows the task as it now is, or a failure shows it as it was.
+  const [asked, setAsked] = useState<boolean | null>(null);
+  async function toggle() {
+    setAsked(!task.completed);
+    await props.onComplete();
+    setAsked(null);
+  }
   const shown = props.fields
     .filter((field) => field.display_on_card)
     .map((field) => ({
@@ -362,9 +374,10 @@ function Card(props: CardProps) {
         </button>
         <input
           type="checkbox"
-          checked={task.completed}
+          checked={asked ?? task.completed}
+          disabled={asked !== null}
           aria-label={task.completed ? `Reopen ${task.title}` : `Complete ${task.title}`}
-          onChange={() => props.onComplete()}
+          onChange={() => void toggle()}
         />
         <a id={titleId} class="card-title" href={`/tasks/${encodeURIComponent(task.id)}`}>
           {task.title}

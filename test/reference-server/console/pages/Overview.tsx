@@ -24,7 +24,7 @@ function BoardLinks({ boards }: { boards: Board[] }) {
 }
 
 export function OverviewPage() {
-  const view = useResource<ConsoleOverview>('overview', () => false);
+  const view = useResource<ConsoleOverview>('overview', (change) => change.topic === 'board');
   if (view.error) return <Failure error={view.error} />;
   if (!view.data) return <Loading />;
   const { user, teams, personal_boards } = view.data;
