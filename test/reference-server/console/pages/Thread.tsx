@@ -29,7 +29,8 @@ export function ThreadPage({ id }: { id: string }) {
 
   if (view.error && !view.data) return <Failure error={view.error} />;
   if (!view.data) return <Loading />;
-  const { thread, linked_tasks } = view.data;
+  const { thread, linked_tasks, labels } = view.data;
+  const labelName = (id: string) => labels.find((label) => label.id === id)?.name ?? id;
   const messages = (thread.messages ?? []) as (NonNullable<typeof thread.messages>[number] & {
     has_html?: boolean;
   })[];
@@ -58,7 +59,7 @@ export function ThreadPage({ id }: { id: string }) {
                 <p class="muted to">to {message.to.map((to) => to.name ?? to.email).join(', ') || '—'}</p>
                 <p class="labels">
                   {message.labels.map((label) => (
-                    <span class="chip">{label}</span>
+                    <span class="chip">{labelName(label)}</span>
                   ))}
                 </p>
                 <div class="text">{message.body_text ?? message.snippet ?? ''}</div>
