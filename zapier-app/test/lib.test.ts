@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import zapier, { type Bundle, type ZObject } from 'zapier-platform-core';
 import { originOf, v1Client, v2Client } from '../src/lib/clients.ts';
 import { toZapierError } from '../src/lib/errors.ts';
-import { idempotencyKey } from '../src/lib/idempotency.ts';
+import { onceKey, runKey, stableJson } from '../src/lib/idempotency.ts';
 import { appTester, authData, ORIGIN, zapierMessage } from './helpers/auth.ts';
 
 const z = { errors: zapier.errors } as unknown as ZObject;
@@ -20,21 +20,24 @@ afterEach(() => {
   nock.cleanAll();
 });
 
-describe('idempotencyKey', () => {
-  it('is the same for the same operation and inputs, whatever their key order', () => {
-    const a = idempotencyKey('create_task', { list_id: 'lst_1', title: 'Call Bob', notes: { b: 1, a: 2 } });
-    const b = idempotencyKey('create_task', { notes: { a: 2, b: 1 }, title: 'Call Bob', list_id: 'lst_1' });
-    expect(a).toBe(b);
+describe('idempotency keys', () => {
+  it('a run key is new for every run, and names the operation', () => {
+    expect(runKey('create_task')).not.toBe(runKey('create_task'));
+    expect(runKey('create_task')).toMatch(/^zapier-create_task-run-[0-9a-f-]{36}$/);
+    expect(runKey('reorder_task', 'r1', 'retry')).toBe('zapier-reorder_task-run-r1-retry');
   });
 
-  it('ignores inputs left undefined, and differs for another operation or another input', () => {
-    const base = idempotencyKey('create_task', { list_id: 'lst_1', title: 'Call Bob' });
-    expect(idempotencyKey('create_task', { list_id: 'lst_1', title: 'Call Bob', notes: undefined })).toBe(
-      base,
-    );
-    expect(idempotencyKey('create_board', { list_id: 'lst_1', title: 'Call Bob' })).not.toBe(base);
-    expect(idempotencyKey('create_task', { list_id: 'lst_1', title: 'Call Rob' })).not.toBe(base);
-    expect(base).toMatch(/^zapier-create_task-[0-9a-f]{40}$/);
+  it('an Only Once Per key depends on the operation, the value and the attempt only', () => {
+    const base = onceKey('create_task', 'evt_1');
+    expect(onceKey('create_task', 'evt_1', 0)).toBe(base);
+    expect(onceKey('create_board', 'evt_1')).not.toBe(base);
+    expect(onceKey('create_task', 'evt_2')).not.toBe(base);
+    expect(onceKey('create_task', 'evt_1', 1)).not.toBe(base);
+    expect(base).toMatch(/^zapier-create_task-once-[0-9a-f]{40}$/);
+  });
+
+  it('stableJson sorts keys and leaves out undefined values', () => {
+    expect(stableJson({ b: 1, a: { d: undefined, c: 2 } })).toBe('{"a":{"c":2},"b":1}');
   });
 });
 

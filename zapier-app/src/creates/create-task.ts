@@ -9,6 +9,7 @@ import {
   placementFields,
   teamField,
 } from './fields.ts';
+import { requireListOnBoard } from './list-on-board.ts';
 import { task } from './resources.ts';
 
 export default defineAction({
@@ -31,15 +32,18 @@ export default defineAction({
     ...placementFields,
   ],
   resource: task,
-  perform: ({ input, v2, idempotencyKey }) =>
-    v2().tasks.create(
+  perform: async (context) => {
+    const { input, v2, idempotencyKey } = context;
+    await requireListOnBoard(context);
+    return v2().tasks.create(
       defined({
         list_id: input.required('list_id'),
         title: input.required('title'),
         notes: input.body('notes'),
-        due_at: input.text('due_at'),
+        due_at: input.datetime('due_at'),
         ...placement(input),
       }),
       { idempotencyKey: idempotencyKey() },
-    ),
+    );
+  },
 });

@@ -11,6 +11,7 @@ import { withZapierErrors } from '../lib/errors.ts';
 import { type DynamicFields, defineAction } from './define.ts';
 import { boardField, type InputField, Inputs, taskField, teamField } from './fields.ts';
 import { task } from './resources.ts';
+import { withFieldLabels } from './task-output.ts';
 
 /** Each custom field of the chosen board is one input, keyed `custom_field__<field_id>`. */
 export const CUSTOM_FIELD_PREFIX = 'custom_field__';
@@ -162,11 +163,9 @@ export default defineAction({
       .entries()
       .map(([key]) => key)
       .filter((key) => key.startsWith(CUSTOM_FIELD_PREFIX));
-    const fields =
-      offeredTypes(bundle, keys) ??
-      new Map<string, FieldShape>(
-        (await boardFields(client, input.required('board_id'))).map((field) => [field.id, field]),
-      );
+    const offered = offeredTypes(bundle, keys);
+    const read = offered === undefined ? await boardFields(client, input.required('board_id')) : undefined;
+    const fields = offered ?? new Map<string, FieldShape>((read ?? []).map((field) => [field.id, field]));
     const values: CustomFieldValueInput[] = [];
     for (const key of keys) {
       const fieldId = key.slice(CUSTOM_FIELD_PREFIX.length);
@@ -181,6 +180,14 @@ export default defineAction({
     if (values.length === 0) {
       throw invalid('custom_fields', 'fill in at least one custom field to change');
     }
-    return client.tasks.update(taskId, { custom_fields: values }, { idempotencyKey: idempotencyKey() });
+    const updated = await client.tasks.update(
+      taskId,
+      { custom_fields: values },
+      { idempotencyKey: idempotencyKey() },
+    );
+    // The board's fields, when read above, also give the option labels of the answer.
+    const known =
+      read === undefined || updated.board_id === null ? undefined : new Map([[updated.board_id, read]]);
+    return (await withFieldLabels(client, [updated], known))[0] ?? updated;
   },
 });
