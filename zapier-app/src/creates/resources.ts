@@ -58,7 +58,7 @@ export const task: Resource<Task> = {
     { key: 'id', label: 'Task ID' },
     { key: 'title', label: 'Title' },
     { key: 'notes', label: 'Notes' },
-    { key: 'content_type', label: 'Card Kind (task, or sale for a deal card)' },
+    { key: 'content_type', label: 'Card Kind (Task or Sale)' },
     { key: 'board_id', label: 'Board ID' },
     { key: 'board_name', label: 'Board Name' },
     { key: 'list_id', label: 'List ID' },

@@ -89,7 +89,7 @@ function fieldValue(
   key: string,
   field: FieldShape,
 ): CustomFieldValueInput['value'] | undefined {
-  const name = field.name === undefined ? key : `${field.name} (${key})`;
+  const name = field.name ?? key;
   if (isOptionType(field.type)) {
     const picked = input.list(key);
     if (picked === undefined || field.options === undefined) return picked;
@@ -173,8 +173,7 @@ export default defineAction({
       if (field === undefined) throw invalid(key, `the board has no custom field ${fieldId}`);
       const value = fieldValue(input, key, field);
       if (value === undefined) continue;
-      if (field.ai === true)
-        throw invalid(`${field.name} (${key})`, 'is managed by the AI and cannot be set');
+      if (field.ai === true) throw invalid(field.name ?? key, 'is managed by the AI and cannot be set');
       values.push({ field_id: fieldId, value });
     }
     if (values.length === 0) {

@@ -190,11 +190,29 @@ function validationMessage(error: ThreadworkError, context: ErrorContext): strin
     const key = inputKeyOf(String(path ?? ''), context);
     const label = key === undefined ? undefined : (context.labels[key] ?? undefined);
     const type = key === undefined ? undefined : context.types?.[key];
-    const words = plainWords(String(message ?? 'is not valid'), type, key);
-    return label === undefined ? `${humanPath(String(path ?? ''))}: ${words}` : `${label}: ${words}`;
+    const words = byLabels(plainWords(String(message ?? 'is not valid'), type), context);
+    if (label !== undefined) return `${label}: ${words}`;
+    const where = String(path ?? '');
+    // A problem of the whole step ("send after_task_id or position") names its inputs by their labels.
+    return where === '' || where === '(root)'
+      ? capitalize(words.replace(/^send /, 'fill in '))
+      : `${humanPath(where)}: ${words}`;
   });
   if (problems.length === 0) return plainWords(error.message, undefined);
   return problems.join('; ');
+}
+
+/** `message` with every input key it names replaced by that input's label. */
+function byLabels(message: string, context: ErrorContext): string {
+  let text = message;
+  for (const [key, label] of Object.entries(context.labels)) {
+    text = text.replace(new RegExp(`\\b${key}\\b`, 'g'), label);
+  }
+  return text;
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /** The input a service path points at: `due_at`, `to.1` → `to`, v1's `assigneeEmail` → `assignee_email`. */
@@ -208,22 +226,22 @@ function inputKeyOf(path: string, context: ErrorContext): string | undefined {
   return undefined;
 }
 
+/** `team_id` → "Team", `custom_fields.0.value` → "Custom Fields Value". */
 function humanPath(path: string): string {
+  if (/[A-Z ]/.test(path)) return path; // already a name, e.g. a custom field's
   const words = path.split(/[._[\]]+/).filter((word) => word !== '' && !/^\d+$/.test(word));
+  if (words.length > 1 && words.at(-1) === 'id') words.pop();
   if (words.length === 0) return 'Input';
-  return words.map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(' ');
+  return words.map(capitalize).join(' ');
 }
 
 const DATE_ADVICE = "use a date like 2026-03-01 or 'next Friday 5pm'";
-const EMAIL_KEYS = new Set(['to', 'cc', 'bcc', 'assignee_email', 'email']);
 
 /** A service or schema message in words a Zap builder reads (no "ISO", no schema jargon). */
-function plainWords(message: string, type: string | undefined, key?: string): string {
+function plainWords(message: string, type: string | undefined): string {
+  if (/^required$/i.test(message)) return 'is required';
   if (type === 'datetime' || /\b(date|datetime|iso)\b/i.test(message)) return DATE_ADVICE;
-  if ((key !== undefined && EMAIL_KEYS.has(key)) || /\bemail\b/i.test(message)) {
-    return 'use an email address like bob@example.com';
-  }
-  if (/^required$|\brequired\b/i.test(message)) return 'is required';
+  if (/\bemail\b|\baddress\b/i.test(message)) return 'use an email address like bob@example.com';
   return message.replace(/\bISO[ -]?8601\b ?|\bISO\b ?/g, '');
 }
 
