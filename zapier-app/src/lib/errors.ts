@@ -240,7 +240,9 @@ const DATE_ADVICE = "use a date like 2026-03-01 or 'next Friday 5pm'";
 /** A service or schema message in words a Zap builder reads (no "ISO", no schema jargon). */
 function plainWords(message: string, type: string | undefined): string {
   if (/^required$/i.test(message)) return 'is required';
-  if (type === 'datetime' || /\b(date|datetime|iso)\b/i.test(message)) return DATE_ADVICE;
+  // A date that cannot be read (not one in the past, say: that message says what is wrong already).
+  const aboutTime = /\b(future|past|before|after|later|earlier)\b/i.test(message);
+  if (!aboutTime && (type === 'datetime' || /\b(date|datetime|iso)\b/i.test(message))) return DATE_ADVICE;
   if (/\bemail\b|\baddress\b/i.test(message)) return 'use an email address like bob@example.com';
   return message.replace(/\bISO[ -]?8601\b ?|\bISO\b ?/g, '');
 }
