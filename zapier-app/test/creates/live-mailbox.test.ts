@@ -50,13 +50,7 @@ describe('reply_to_thread, live', () => {
   });
 });
 
-describe('send_email, live', () => {
-  it('says which permission is missing: a Zapier connection does not hold the opt-in email.send', async () => {
-    await expect(
-      live.run('creates', 'send_email', { to: 'carol@cafe.test', subject: 'Live: hello', body: 'Hi' }),
-    ).rejects.toThrow(/Send email\\?" ticked.*reconnect this Zapier connection with the new key/);
-  });
-});
+// send_email with and without the permission: test/journeys/journeys.test.ts.
 
 describe('change_labels, live', () => {
   it('offers the mailbox labels as choices, and twice adds and removes once', async () => {
