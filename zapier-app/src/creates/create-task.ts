@@ -10,15 +10,20 @@ import {
   teamField,
 } from './fields.ts';
 import { task } from './resources.ts';
+import { customFieldInputs, customFieldValues } from './set-custom-fields.ts';
 
 export default defineAction({
   key: 'create_task',
   noun: 'Task',
   label: 'Create Task',
-  description: 'Creates a task in a list.',
+  description: 'Creates a task in a list, with the custom field values of its board.',
   inputFields: [
     teamField(),
-    boardField(),
+    boardField({
+      altersDynamicFields: true,
+      helpText:
+        'The board whose lists to choose from and whose custom fields appear below (choose a team first), or map a board ID (e.g. `brd_roadmap`).',
+    }),
     listField(),
     {
       key: 'title',
@@ -29,10 +34,15 @@ export default defineAction({
     notesField('He asked for it by Friday.'),
     dueAtField('next Friday 5pm'),
     ...placementFields,
+    customFieldInputs('Leave empty to leave it unset.'),
   ],
   resource: task,
-  perform: ({ input, v2, idempotencyKey }) =>
-    v2().tasks.create(
+  // The v2 create takes no custom fields: they are set on the new task right after, under their own key.
+  // They are read (and checked against the board) before anything is written.
+  perform: async ({ bundle, input, v2, idempotencyKey }) => {
+    const client = v2();
+    const values = await customFieldValues(bundle, input, client, () => input.required('board_id'));
+    const created = await client.tasks.create(
       defined({
         list_id: input.required('list_id'),
         title: input.required('title'),
@@ -41,5 +51,12 @@ export default defineAction({
         ...placement(input),
       }),
       { idempotencyKey: idempotencyKey() },
-    ),
+    );
+    if (values.length === 0) return created;
+    return client.tasks.update(
+      created.id,
+      { custom_fields: values },
+      { idempotencyKey: idempotencyKey('custom_fields') },
+    );
+  },
 });

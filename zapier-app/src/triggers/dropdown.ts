@@ -8,6 +8,14 @@ import { withZapierErrors } from '../lib/errors.ts';
 
 export const DROPDOWN_PAGE_SIZE = 100;
 
+/** A text input of the dropdown (the action's own inputs reach it too); undefined when empty. */
+export function inputText(bundle: Bundle, key: string): string | undefined {
+  const value = bundle.inputData?.[key];
+  if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+  const text = String(value).trim();
+  return text === '' ? undefined : text;
+}
+
 export interface DropdownOptions<T> {
   key: string;
   noun: string;
@@ -15,7 +23,7 @@ export interface DropdownOptions<T> {
   description: string;
   inputFields?: Trigger['operation']['inputFields'];
   /** Loads one page; `cursor` is undefined for the first. */
-  load: (z: ZObject, bundle: Bundle, cursor: string | undefined) => Promise<Page<T> | T[]>;
+  load: (z: ZObject, bundle: Bundle, cursor: string | undefined) => PromiseLike<Page<T> | T[]>;
   toItem: (value: T) => { id: string } & Record<string, unknown>;
   sample: { id: string } & Record<string, unknown>;
   outputFields: Array<{ key: string; label: string }>;

@@ -8,7 +8,7 @@
 import { V1_ACTION_TARGETS, type V1Action, V1Item } from '@threadwork/shared';
 import type { Bundle, Trigger, ZObject } from 'zapier-platform-core';
 import { exchangeCredentials } from '../authentication.ts';
-import { boardField, listField, teamField } from '../creates/fields.ts';
+import { boardField, type InputField, Inputs, listField, teamField } from '../creates/fields.ts';
 import { v1Client } from '../lib/clients.ts';
 import { withZapierErrors } from '../lib/errors.ts';
 import { deliveryHeader } from './hook-request.ts';
@@ -29,6 +29,11 @@ export interface RestHookTriggerOptions {
   description: string;
   /** Which items make good samples (all of them when none matches). */
   sampleFilter?: (item: V1Item) => boolean;
+  /**
+   * A narrowing the user may choose (v1 subscriptions take no filter, so it applies to each delivery): its
+   * input fields, and whether an item passes; an item that does not pass triggers nothing.
+   */
+  filter?: { inputFields: InputField[]; keep: (item: V1Item, input: Inputs) => boolean };
   sample: ItemOutput;
 }
 
@@ -59,7 +64,7 @@ export function itemOutput(item: V1Item, eventId?: string): ItemOutput {
 export function restHookTrigger(options: RestHookTriggerOptions): Trigger {
   const target = V1_ACTION_TARGETS[options.action];
   const entityKey = target.entity === 'list' ? 'list_id' : 'board_id';
-  const inputFields =
+  const entityFields =
     target.entity === 'list'
       ? [
           teamField({ required: false }),
@@ -77,6 +82,9 @@ export function restHookTrigger(options: RestHookTriggerOptions): Trigger {
               'The board to watch (choose a team first): pick one, or map a board ID, e.g. `brd_sales`.',
           }),
         ];
+  const inputFields = [...entityFields, ...(options.filter?.inputFields ?? [])];
+  const keep = (item: V1Item, bundle: Bundle) =>
+    options.filter === undefined || options.filter.keep(item, new Inputs(bundle.inputData));
 
   const performSubscribe = withZapierErrors(async (z: ZObject, bundle: Bundle) => {
     const token = await exchangeCredentials(z, bundle);
@@ -106,6 +114,7 @@ export function restHookTrigger(options: RestHookTriggerOptions): Trigger {
         400,
       );
     }
+    if (!keep(parsed.data, bundle)) return [];
     const eventId =
       deliveryHeader(bundle, EVENT_ID_HEADER) ??
       z.hash('sha256', bundle.rawRequest?.content ?? JSON.stringify(bundle.cleanedRequest));
@@ -118,8 +127,9 @@ export function restHookTrigger(options: RestHookTriggerOptions): Trigger {
     const items = await (target.entity === 'list'
       ? client.items({ listId: entityId })
       : client.items({ boardId: entityId }));
-    const preferred = options.sampleFilter === undefined ? items : items.filter(options.sampleFilter);
-    return (preferred.length > 0 ? preferred : items)
+    const kept = items.filter((item) => keep(item, bundle));
+    const preferred = options.sampleFilter === undefined ? kept : kept.filter(options.sampleFilter);
+    return (preferred.length > 0 ? preferred : kept)
       .toSorted((a, b) => Date.parse(b.dateCreated) - Date.parse(a.dateCreated))
       .map((item) => itemOutput(item));
   });

@@ -8,8 +8,17 @@ export const TRIGGER_KEYS = [
   'task_assigned',
   'task_moved_to_list',
   'new_thread_reply',
+  'task_updated',
+  'task_uncompleted',
   'teams',
   'boards',
   'lists',
   'threads',
+  'tasks',
+  'contacts',
+  'companies',
+  'members',
 ];
+
+/** How many of them are instant (REST hooks and v2 webhooks); the rest are the hidden dropdowns. */
+export const INSTANT_TRIGGER_COUNT = 10;
