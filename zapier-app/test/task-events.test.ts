@@ -51,8 +51,8 @@ describe.each([
     for (const id of ['wh_1', 'wh_2']) {
       mintsToken(minted);
       nock(ORIGIN, { reqheaders: { 'x-access-token': minted } })
-        .matchHeader('idempotency-key', (value: string) => {
-          keys.push(value);
+        .matchHeader('idempotency-key', (value: string | null) => {
+          keys.push(String(value));
           return true;
         })
         .post('/v2/webhooks/subscriptions', { target_url: TARGET_URL, events: [event] })
