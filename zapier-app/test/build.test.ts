@@ -66,6 +66,17 @@ describe('the built app', { timeout: 180_000 }, () => {
     expect(status).toBe(0);
   });
 
+  it('has a changelog entry for the app’s version, the newest one (promote sends it as release notes)', () => {
+    const { version } = JSON.parse(readFileSync(join(APP_ROOT, 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    const changelog = readFileSync(join(APP_ROOT, 'CHANGELOG.md'), 'utf8');
+    const versions = [...changelog.matchAll(/^## (\S+)\s*$/gm)].map((match) => match[1]);
+    expect(versions[0]).toBe(version);
+    const entry = changelog.split(/^## /m)[1] ?? '';
+    expect(entry.trim().split('\n').length, 'the entry says what changed').toBeGreaterThan(1);
+  });
+
   it('passes zapier-platform validate --without-style', () => {
     const { status, output } = run(CLI, ['validate', '--without-style'], APP_ROOT);
     expect(output).toContain('No structural errors found');
