@@ -20,7 +20,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AdmZip from 'adm-zip';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TRIGGER_KEYS } from './helpers/keys.ts';
+import { CREATE_KEYS, SEARCH_KEYS, TRIGGER_KEYS } from './helpers/keys.ts';
 
 const APP_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(APP_ROOT, 'node_modules', '.bin', 'zapier-platform');
@@ -121,7 +121,7 @@ describe('the built app', { timeout: 180_000 }, () => {
       [
         '--input-type=module',
         '-e',
-        "const { appRaw } = await import('./zapierwrapper.js'); console.log(JSON.stringify({ triggers: Object.keys(appRaw.triggers), creates: Object.keys(appRaw.creates).length, auth: appRaw.authentication.type }));",
+        "const { appRaw } = await import('./zapierwrapper.js'); console.log(JSON.stringify({ triggers: Object.keys(appRaw.triggers), creates: Object.keys(appRaw.creates), searches: Object.keys(appRaw.searches), auth: appRaw.authentication.type }));",
       ],
       dir,
     );
@@ -129,6 +129,7 @@ describe('the built app', { timeout: 180_000 }, () => {
     const loaded = JSON.parse(load.output.trim().split('\n')[0] ?? '{}');
     expect(loaded.triggers).toEqual(TRIGGER_KEYS);
     expect(loaded.auth).toBe('session');
-    expect(loaded.creates).toBeGreaterThan(0);
+    expect(loaded.creates).toEqual(CREATE_KEYS);
+    expect(loaded.searches).toEqual(SEARCH_KEYS);
   });
 });

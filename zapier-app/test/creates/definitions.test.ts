@@ -16,39 +16,10 @@ import creates from '../../src/creates/index.ts';
 import * as resources from '../../src/creates/resources.ts';
 import searches, { searchOrCreates } from '../../src/searches/index.ts';
 import triggers from '../../src/triggers/index.ts';
+import { CREATE_KEYS, SEARCH_KEYS } from '../helpers/keys.ts';
 import { isTitleCase } from '../helpers/style.ts';
 
 // The contract (keys letter for letter) and Zapier's publishing style, checked over every action and search.
-
-const CREATE_KEYS = [
-  'create_task',
-  'create_task_from_thread',
-  'complete_task',
-  'mark_task_incomplete',
-  'assign_task',
-  'unassign_task',
-  'move_task',
-  'reorder_task',
-  'set_task_color',
-  'set_custom_fields',
-  'link_thread',
-  'archive_task',
-  'delete_task',
-  'create_board',
-  'create_list',
-  'create_contact',
-  'update_contact',
-  'create_company',
-  'update_company',
-  'create_draft',
-  'reply_to_thread',
-  'send_email',
-  'change_labels',
-  'set_read_state',
-  'snooze_thread',
-  'analyze_thread',
-];
-const SEARCH_KEYS = ['find_task', 'find_thread', 'find_contact', 'find_company', 'find_member'];
 
 type Field = Record<string, unknown>;
 type Definition = {
