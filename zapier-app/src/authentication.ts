@@ -16,7 +16,7 @@ import {
 } from '@threadwork/shared';
 import type { Authentication, BeforeRequestMiddleware, Bundle, ZObject } from 'zapier-platform-core';
 import { originOf, v2Client, zapierFetch } from './lib/clients.ts';
-import { withZapierErrors, zapierCause } from './lib/errors.ts';
+import { redact, withoutSecrets, withZapierErrors, zapierCause } from './lib/errors.ts';
 
 export const TOKEN_PATH = '/auth/api_token';
 const TOKEN_HEADER = 'x-access-token';
@@ -24,10 +24,18 @@ const THROTTLED = new Set(['ThrottledError']);
 
 /** Exchanges the connection's credentials for a new session token (one request to the token endpoint). */
 export async function exchangeCredentials(z: ZObject, bundle: Bundle): Promise<string> {
+  try {
+    return await exchange(z, bundle);
+  } catch (error) {
+    throw error instanceof Error ? withoutSecrets(error, bundle) : error;
+  }
+}
+
+async function exchange(z: ZObject, bundle: Bundle): Promise<string> {
   const origin = originOf(bundle);
   if (!URL.canParse(origin) || !/^https?:$/.test(new URL(origin).protocol)) {
     throw new z.errors.Error(
-      `"${origin}" is not a service URL. Enter the address you open the service at, e.g. https://app.example.com.`,
+      `"${redact(origin)}" is not a service URL. Enter the address you open the service at, e.g. https://app.example.com.`,
       'invalid_origin',
       400,
     );
@@ -61,9 +69,12 @@ export async function exchangeCredentials(z: ZObject, bundle: Bundle): Promise<s
         error.status,
       );
     }
+    // The token call's URL carries the credentials in its query: no message shows a URL's query.
     throw new z.errors.Error(
-      `${origin} is not the service, or did not answer as the service does (${describe(error)}). ` +
-        'Check the service URL: the address you open the service at, e.g. https://app.example.com.',
+      redact(
+        `${origin} is not the service, or did not answer as the service does (${describe(error)}). ` +
+          'Check the service URL: the address you open the service at, e.g. https://app.example.com.',
+      ),
       'not_the_service',
       error instanceof ThreadworkError ? error.status : undefined,
     );

@@ -9,8 +9,10 @@ import {
   placementFields,
   teamField,
 } from './fields.ts';
+import { requireListOnBoard } from './list-on-board.ts';
 import { task } from './resources.ts';
 import { customFieldInputs, customFieldValues } from './set-custom-fields.ts';
+import { withFieldLabels } from './task-output.ts';
 
 export default defineAction({
   key: 'create_task',
@@ -39,24 +41,30 @@ export default defineAction({
   resource: task,
   // The v2 create takes no custom fields: they are set on the new task right after, under their own key.
   // They are read (and checked against the board) before anything is written.
-  perform: async ({ bundle, input, v2, idempotencyKey }) => {
+  perform: async (context) => {
+    const { bundle, input, v2, idempotencyKey } = context;
+    await requireListOnBoard(context);
     const client = v2();
-    const values = await customFieldValues(bundle, input, client, () => input.required('board_id'));
+    const { values, read } = await customFieldValues(bundle, input, client, () => input.required('board_id'));
     const created = await client.tasks.create(
       defined({
         list_id: input.required('list_id'),
         title: input.required('title'),
         notes: input.body('notes'),
-        due_at: input.text('due_at'),
+        due_at: input.datetime('due_at'),
         ...placement(input),
       }),
       { idempotencyKey: idempotencyKey() },
     );
     if (values.length === 0) return created;
-    return client.tasks.update(
+    const updated = await client.tasks.update(
       created.id,
       { custom_fields: values },
       { idempotencyKey: idempotencyKey('custom_fields') },
     );
+    // The board's fields, when read above, also give the option labels of the answer.
+    const known =
+      read === undefined || updated.board_id === null ? undefined : new Map([[updated.board_id, read]]);
+    return (await withFieldLabels(client, [updated], known))[0] ?? updated;
   },
 });

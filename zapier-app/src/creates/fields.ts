@@ -115,6 +115,21 @@ export const threadField = idField({
     'The mailbox thread: pick a recent one, or map its hex ID (e.g. `18c2f0a1b2c3d4e5`), or add a Find Email Thread search step.',
 });
 
+/**
+ * "Only Once Per", added to every action by `defineAction` (creates/define.ts). Empty (the default), every
+ * run of the step acts; set, runs with the same value act once within 24 hours (lib/idempotency.ts).
+ */
+export const dedupeKeyField: InputField = {
+  key: 'dedupe_key',
+  label: 'Only Once Per',
+  required: false,
+  helpText:
+    'Leave empty and the step acts every time it runs. To act only once per trigger item even when Zapier ' +
+    'replays the Zap run, map something unique to that item here, e.g. the trigger’s `Event ID` or `Message ID`: ' +
+    'runs with the same value within 24 hours act once and repeat the first result. If a Zap has two steps of ' +
+    'this action, give each a different value (e.g. `{{Event ID}}-a`).',
+};
+
 /** A task's notes, free text; `example` shows a value in the help text. */
 export const notesField = (example: string): InputField => ({
   key: 'notes',
@@ -124,13 +139,13 @@ export const notesField = (example: string): InputField => ({
   helpText: `Free text shown on the task, e.g. \`${example}\``,
 });
 
-/** When a task is due; `example` shows a value Zapier can read, after the ISO form. */
+/** When a task is due; `example` shows a value Zapier can read. */
 export const dueAtField = (example: string): InputField => ({
   key: 'due_at',
-  label: 'Due At',
+  label: 'Due Date',
   type: 'datetime',
   required: false,
-  helpText: `When the task is due, e.g. \`2026-01-09T17:00:00Z\` or \`${example}\`.`,
+  helpText: `When the task is due, e.g. \`2026-03-01\`, \`2026-01-09 17:00\` or \`${example}\`.`,
 });
 
 const POSITIONS = ['top', 'bottom'] as const;
@@ -175,14 +190,15 @@ function titleCase(value: string): string {
 
 export const SHADE_CHOICES = SHADES.map((shade) => ({
   value: shade,
-  label: shade === 'none' ? 'None (Clear the Colour)' : titleCase(shade),
+  label: shade === 'none' ? 'None (Clear the Color)' : titleCase(shade),
   sample: shade,
 }));
 
 const TRUE_WORDS = new Set(['true', 'yes', 'y', '1', 'on']);
 const FALSE_WORDS = new Set(['false', 'no', 'n', '0', 'off']);
 
-function invalid(key: string, message: string): RequestValidationError {
+/** A validation error about one input (by its key; the message shows the input's label). */
+export function invalid(key: string, message: string): RequestValidationError {
   return new RequestValidationError({
     message: `${key}: ${message}`,
     code: 'validation_error',
@@ -218,6 +234,21 @@ export class Inputs {
     if (typeof value === 'string') return value;
     if (typeof value === 'number' || typeof value === 'boolean') return String(value);
     throw invalid(key, 'must be text');
+  }
+
+  /**
+   * A date and time as the service takes it (UTC, e.g. `2026-03-01T00:00:00.000Z`): Zapier hands back what
+   * it understood of "next Friday 5pm"; a mapped `2026-03-01` or any date JavaScript reads is accepted too.
+   */
+  datetime(key: string): string | undefined {
+    const value = this.text(key);
+    if (value === undefined) return undefined;
+    const time = Date.parse(value);
+    if (Number.isNaN(time)) throw invalid(key, "use a date like 2026-03-01 or 'next Friday 5pm'");
+    // A full date-time with its zone goes as it was given; anything else as the UTC time it names.
+    return /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(value)
+      ? value
+      : new Date(time).toISOString();
   }
 
   required(key: string): string {

@@ -8,6 +8,7 @@ import {
   taskField,
   teamField,
 } from './fields.ts';
+import { requireListOnBoard } from './list-on-board.ts';
 import { task } from './resources.ts';
 
 export default defineAction({
@@ -31,13 +32,16 @@ export default defineAction({
     ...placementFields,
   ],
   resource: task,
-  perform: ({ input, v2, idempotencyKey }) =>
-    v2().tasks.move(
+  perform: async (context) => {
+    const { input, v2, idempotencyKey } = context;
+    await requireListOnBoard(context);
+    return v2().tasks.move(
       input.required('task_id'),
       defined({
         list_id: input.required('list_id'),
         ...placement(input),
       }),
       { idempotencyKey: idempotencyKey() },
-    ),
+    );
+  },
 });

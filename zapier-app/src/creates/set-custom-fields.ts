@@ -11,6 +11,7 @@ import { withZapierErrors } from '../lib/errors.ts';
 import { type DynamicFields, defineAction } from './define.ts';
 import { boardField, type InputField, Inputs, taskField, teamField } from './fields.ts';
 import { task } from './resources.ts';
+import { withFieldLabels } from './task-output.ts';
 
 /** Each custom field of the chosen board is one input, keyed `custom_field__<field_id>`. */
 export const CUSTOM_FIELD_PREFIX = 'custom_field__';
@@ -94,7 +95,7 @@ function fieldValue(
   key: string,
   field: FieldShape,
 ): CustomFieldValueInput['value'] | undefined {
-  const name = field.name === undefined ? key : `${field.name} (${key})`;
+  const name = field.name ?? key;
   if (isOptionType(field.type)) {
     const picked = input.list(key);
     if (picked === undefined || field.options === undefined) return picked;
@@ -164,33 +165,42 @@ export default defineAction({
   perform: async ({ bundle, input, v2, idempotencyKey }) => {
     const taskId = input.required('task_id');
     const client = v2();
-    const values = await customFieldValues(bundle, input, client, () => input.required('board_id'));
+    const { values, read } = await customFieldValues(bundle, input, client, () => input.required('board_id'));
     if (values.length === 0) {
       throw invalid('custom_fields', 'fill in at least one custom field to change');
     }
-    return client.tasks.update(taskId, { custom_fields: values }, { idempotencyKey: idempotencyKey() });
+    const updated = await client.tasks.update(
+      taskId,
+      { custom_fields: values },
+      { idempotencyKey: idempotencyKey() },
+    );
+    // The board's fields, when read above, also give the option labels of the answer.
+    const known =
+      read === undefined || updated.board_id === null ? undefined : new Map([[updated.board_id, read]]);
+    return (await withFieldLabels(client, [updated], known))[0] ?? updated;
   },
 });
 
 /**
  * The custom-field values the step's inputs give, each as its field's type; empty inputs are left out. The
  * types come with the inputs (field meta); a step without them reads the board's fields (`boardId` says
- * which board, and may refuse when there is none).
+ * which board, and may refuse when there is none), and hands them back as `read` (they also give the option
+ * labels of the answer).
  */
 export async function customFieldValues(
   bundle: Bundle,
   input: Inputs,
   client: ThreadworkClient,
   boardId: () => string,
-): Promise<CustomFieldValueInput[]> {
+): Promise<{ values: CustomFieldValueInput[]; read: CustomField[] | undefined }> {
   const keys = input
     .entries()
     .map(([key]) => key)
     .filter((key) => key.startsWith(CUSTOM_FIELD_PREFIX));
-  if (keys.length === 0) return [];
-  const fields =
-    offeredTypes(bundle, keys) ??
-    new Map<string, FieldShape>((await boardFields(client, boardId())).map((field) => [field.id, field]));
+  if (keys.length === 0) return { values: [], read: undefined };
+  const offered = offeredTypes(bundle, keys);
+  const read = offered === undefined ? await boardFields(client, boardId()) : undefined;
+  const fields = offered ?? new Map<string, FieldShape>((read ?? []).map((field) => [field.id, field]));
   const values: CustomFieldValueInput[] = [];
   for (const key of keys) {
     const fieldId = key.slice(CUSTOM_FIELD_PREFIX.length);
@@ -198,8 +208,8 @@ export async function customFieldValues(
     if (field === undefined) throw invalid(key, `the board has no custom field ${fieldId}`);
     const value = fieldValue(input, key, field);
     if (value === undefined) continue;
-    if (field.ai === true) throw invalid(`${field.name} (${key})`, 'is managed by the AI and cannot be set');
+    if (field.ai === true) throw invalid(field.name ?? key, 'is managed by the AI and cannot be set');
     values.push({ field_id: fieldId, value });
   }
-  return values;
+  return { values, read };
 }

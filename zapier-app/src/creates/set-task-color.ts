@@ -6,16 +6,16 @@ import { task } from './resources.ts';
 export default defineAction({
   key: 'set_task_color',
   noun: 'Task',
-  label: 'Set Task Colour',
-  description: 'Updates the colour (shade) of a task; None clears it.',
+  label: 'Set Task Color',
+  description: 'Updates the color (shade) of a task; None clears it.',
   inputFields: [
     ...taskFields(),
     {
       key: 'shade',
-      label: 'Colour',
+      label: 'Color',
       required: true,
       choices: SHADE_CHOICES,
-      helpText: 'The colour of the card, e.g. `red`; `none` clears it.',
+      helpText: 'The color of the card, e.g. `red`; `none` clears it.',
     },
   ],
   resource: task,

@@ -24,9 +24,7 @@ export default defineAction({
     const given = input.text('assignee_email');
     const email = given ?? (await v2().tasks.get(id)).assignee?.email ?? undefined;
     if (email === undefined) return { id, assignee_email: null, unassigned_email: null };
-    // A looked-up assignee is part of the key: the same step run after a reassignment unassigns the new one.
-    const key = given === undefined ? idempotencyKey(email) : idempotencyKey();
-    await v1().unassignTask(id, email, { idempotencyKey: key });
+    await v1().unassignTask(id, email, { idempotencyKey: idempotencyKey() });
     return { id, assignee_email: null, unassigned_email: email };
   },
 });

@@ -3,13 +3,13 @@
  * `x-service-signature` over the raw body with the subscription's secret (300 s tolerance) and rejects a
  * bad or stale one before reading anything; it makes no request.
  */
-import type { EmailMessage, EmailThread, LinkedTask } from '@threadwork/shared';
+import { type EmailMessage, type EmailThread, type LinkedTask, NotFoundError } from '@threadwork/shared';
 import { constructEvent, SIGNATURE_HEADER, WebhookSignatureError } from '@threadwork/shared/webhooks';
 import type { Bundle, Trigger, ZObject } from 'zapier-platform-core';
 import { exchangeCredentials } from '../authentication.ts';
 import { v2Client } from '../lib/clients.ts';
 import { withZapierErrors } from '../lib/errors.ts';
-import { idempotencyKey } from '../lib/idempotency.ts';
+import { runKey } from '../lib/idempotency.ts';
 import { deliveryHeader } from './hook-request.ts';
 
 export const REPLY_EVENT = 'thread.reply_received';
@@ -45,9 +45,11 @@ export function replyOutput(
 const performSubscribe = withZapierErrors(async (z: ZObject, bundle: Bundle) => {
   const token = await exchangeCredentials(z, bundle);
   const scope = bundle.inputData['scope'] === 'all' ? 'all' : 'tasked';
+  // One key per subscribe (its retries resend it): a key derived from the target URL would, after the hook
+  // was deleted, replay the deleted subscription instead of creating a live one.
   const created = await v2Client(z, bundle, { token }).webhooks.create(
     { target_url: bundle.targetUrl ?? '', events: [REPLY_EVENT], filters: { scope } },
-    { idempotencyKey: idempotencyKey('new_thread_reply.subscribe', { target_url: bundle.targetUrl, scope }) },
+    { idempotencyKey: runKey('new_thread_reply.subscribe') },
   );
   // Zapier keeps what this returns as `subscribeData`: the id to unsubscribe, the secret to verify with.
   return { id: created.id, secret: created.secret, scope };
@@ -57,7 +59,12 @@ const performUnsubscribe = withZapierErrors(async (z: ZObject, bundle: Bundle) =
   const subscriptionId = bundle.subscribeData?.id;
   if (subscriptionId === undefined) return {};
   const token = await exchangeCredentials(z, bundle);
-  await v2Client(z, bundle, { token }).webhooks.delete(subscriptionId);
+  try {
+    await v2Client(z, bundle, { token }).webhooks.delete(subscriptionId);
+  } catch (error) {
+    // Already gone (deleted in the service, or by an earlier turn-off): the Zap can be turned off all the same.
+    if (!(error instanceof NotFoundError)) throw error;
+  }
   return {};
 });
 
@@ -84,11 +91,38 @@ const perform = async (z: ZObject, bundle: Bundle) => {
   return [replyOutput(event.id, data.thread, data.message, data.linked_tasks)];
 };
 
-/** Samples: the newest inbox threads (search results carry no linked tasks). */
+/** Threads read for samples at most (each is one request); samples shown at most. */
+const SAMPLE_THREADS = 20;
+const SAMPLE_LIMIT = 10;
+
+/**
+ * Samples shaped as deliveries: for the newest inbox threads in the trigger's scope (linked to a task
+ * unless "Every Thread"), the newest message someone else sent, with its sender and the linked tasks.
+ */
 const performList = withZapierErrors(async (z: ZObject, bundle: Bundle) => {
-  const page = await v2Client(z, bundle).emailThreads.search({ q: 'in:inbox', limit: 10 });
-  return page.data.map((thread) => replyOutput(`sample_${thread.thread_id}`, thread, undefined, []));
+  const scope = bundle.inputData['scope'] === 'all' ? 'all' : 'tasked';
+  const client = v2Client(z, bundle);
+  const page = await client.emailThreads.search({ q: 'in:inbox', limit: SAMPLE_THREADS });
+  const samples: Array<ReturnType<typeof replyOutput>> = [];
+  for (const found of page.data) {
+    if (samples.length >= SAMPLE_LIMIT) break;
+    const thread = await client.emailThreads.get(found.thread_id, { include: 'messages' });
+    const linked = thread.linked_tasks ?? [];
+    if (scope === 'tasked' && linked.length === 0) continue;
+    const reply = (thread.messages ?? [])
+      .toSorted((a, b) => Date.parse(a.date ?? '') - Date.parse(b.date ?? ''))
+      .filter((message) => !message.labels.includes('SENT') && !message.labels.includes('DRAFT'))
+      .at(-1);
+    if (reply === undefined) continue;
+    samples.push(replyOutput(sampleEventId(reply.id), thread, reply, linked));
+  }
+  return samples;
 });
+
+/** A sample's event id: one per reply (message), never a thread's or message's own id. */
+function sampleEventId(messageId: string): string {
+  return `evt_sample_${messageId}`;
+}
 
 export default {
   key: 'new_thread_reply',

@@ -54,7 +54,7 @@ describe('send_email, live', () => {
   it('says which permission is missing: a Zapier connection does not hold the opt-in email.send', async () => {
     await expect(
       live.run('creates', 'send_email', { to: 'carol@cafe.test', subject: 'Live: hello', body: 'Hi' }),
-    ).rejects.toThrow(/lacks the permission \\?"email\.send\\?".*Reconnect/);
+    ).rejects.toThrow(/Send email\\?" ticked.*reconnect this Zapier connection with the new key/);
   });
 });
 
@@ -95,7 +95,7 @@ describe('snooze_thread, live', () => {
   it('a time in the past is refused with what is wrong', async () => {
     await expect(
       live.run('creates', 'snooze_thread', { thread_id: THREADS.roof.id, until: '2020-01-01T00:00:00Z' }),
-    ).rejects.toThrow(/until: must be in the future/);
+    ).rejects.toThrow(/Snooze Until: must be in the future/);
   });
 });
 

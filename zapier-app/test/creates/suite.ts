@@ -35,7 +35,7 @@ export function operationSuite(cases: OperationCase[]): void {
         body: errorBody('insufficient_scope', 'this key lacks the scope tasks.write', {
           required_scopes: ['tasks.write'],
         }),
-        message: /lacks the permission \\?"tasks\.write\\?".*Reconnect/,
+        message: /lacks the permission \\?"tasks\.write\\?".*reconnect this Zapier connection/,
       },
       {
         what: 'a disconnected mailbox',
@@ -49,7 +49,7 @@ export function operationSuite(cases: OperationCase[]): void {
         body: errorBody('validation_error', 'invalid body', [
           { path: 'title', message: 'must not be empty' },
         ]),
-        message: /Invalid input: title: must not be empty/,
+        message: /Title: must not be empty/,
       },
     ];
     it.each(failures)(
