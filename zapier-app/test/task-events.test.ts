@@ -133,7 +133,8 @@ describe.each([
       inputData: { board_id: 'brd_roadmap' },
     });
     expect(samples.length).toBeLessThanOrEqual(10);
-    expect(samples[0]).toMatchObject({ task_id: 'tsk_11', id: 'tsk_11' });
+    expect(samples[0]).toMatchObject({ task_id: 'tsk_11' });
+    expect(samples[0].id).toMatch(/^evt_sample_/);
     const dates = samples.map((sample: { created_at: string }) => Date.parse(sample.created_at));
     expect(dates).toEqual(dates.toSorted((a: number, b: number) => b - a));
     // task_uncompleted samples incomplete tasks.

@@ -2,7 +2,8 @@
  * The instant triggers on v2 task events (`task_updated`, `task_uncompleted`): a webhook subscription per
  * Zap, narrowed to the chosen board in `perform` (v2 subscriptions filter by mailbox scope only). The output
  * is the v2 task with `id` = the event's id (so each change triggers, even of the same task) and `task_id`
- * = the task's id, which the actions take.
+ * = the task's id, which the actions take. Samples: at most 10 of the board's newest tasks the event could
+ * have delivered, in the same shape (the task's custom fields by id, as the event carries them).
  */
 import type { Task, WebhookEvent } from '@threadwork/shared';
 import type { Trigger } from 'zapier-platform-core';
@@ -20,12 +21,17 @@ export function taskEventOutput(id: string, task: Task): TaskEventOutput {
   return { ...task, id, task_id: task.id };
 }
 
+/** A sample's `id` stands for an event, as a delivery's does: never the task's own id. */
+function sampleEventId(event: string, task: Task): string {
+  return `evt_sample_${event.replace('.', '_')}_${task.id}`;
+}
+
 export interface TaskEventTriggerOptions {
   key: string;
   event: 'task.updated' | 'task.uncompleted';
   label: string;
   description: string;
-  /** Which of the board's tasks make good samples (the newest of all when none matches). */
+  /** Which of the board's tasks the event could have delivered (only those are samples). */
   sampleFilter?: (task: Task) => boolean;
 }
 
@@ -56,11 +62,11 @@ export function taskEventTrigger(options: TaskEventTriggerOptions): Trigger {
         tasks.push(task);
         if (tasks.length >= 1000) break;
       }
-      const preferred = options.sampleFilter === undefined ? tasks : tasks.filter(options.sampleFilter);
-      return (preferred.length > 0 ? preferred : tasks)
+      return tasks
+        .filter((task) => options.sampleFilter?.(task) ?? true)
         .toSorted((a, b) => Date.parse(b.created_at ?? '') - Date.parse(a.created_at ?? ''))
         .slice(0, SAMPLE_COUNT)
-        .map((task) => taskEventOutput(task.id, task));
+        .map((task) => taskEventOutput(sampleEventId(options.event, task), task));
     },
     sample: taskEventOutput('evt_7d3a9c1e5b2f4a6c', taskResource.sample),
     outputFields: [

@@ -1,7 +1,7 @@
 /**
  * One factory for the instant triggers on v2 webhook subscriptions. Subscribing and unsubscribing mint a
- * fresh session token first (as the v1 hooks do). Subscribing creates a new subscription every time (the
- * client's own fresh Idempotency-Key), so turning a Zap on again never hands back one deleted since; the
+ * fresh session token first (as the v1 hooks do). Subscribing creates a new subscription every time (a
+ * fresh Idempotency-Key per subscribe), so turning a Zap on again never hands back one deleted since; the
  * subscription's id and secret become Zapier's `subscribeData`. Unsubscribing one that is already gone
  * (deleted on the service, or disabled and removed) succeeds, so the Zap can always be turned off.
  * `perform` checks the delivery's `x-service-signature` over the raw body with that secret (300 s
@@ -15,6 +15,7 @@ import type { InputField } from '../creates/fields.ts';
 import type { OutputField } from '../creates/resources.ts';
 import { v2Client } from '../lib/clients.ts';
 import { withZapierErrors } from '../lib/errors.ts';
+import { runKey } from '../lib/idempotency.ts';
 import { deliveryHeader } from './hook-request.ts';
 
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
@@ -47,11 +48,16 @@ export function webhookTrigger<O extends { id: string }>(options: WebhookTrigger
   const performSubscribe = withZapierErrors(async (z: ZObject, bundle: Bundle) => {
     const token = await exchangeCredentials(z, bundle);
     const filters = options.filters?.(bundle);
-    const created = await v2Client(z, bundle, { token }).webhooks.create({
-      target_url: bundle.targetUrl ?? '',
-      events: [options.event],
-      ...(filters === undefined ? {} : { filters }),
-    });
+    // One key per subscribe (its retries resend it): a key derived from the target URL would, after the hook
+    // was deleted, replay the deleted subscription instead of creating a live one.
+    const created = await v2Client(z, bundle, { token }).webhooks.create(
+      {
+        target_url: bundle.targetUrl ?? '',
+        events: [options.event],
+        ...(filters === undefined ? {} : { filters }),
+      },
+      { idempotencyKey: runKey(`${options.key}.subscribe`) },
+    );
     return { id: created.id, secret: created.secret, ...(filters === undefined ? {} : filters) };
   });
 
