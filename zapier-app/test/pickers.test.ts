@@ -6,15 +6,13 @@
 import nock from 'nock';
 import { describe, expect, it } from 'vitest';
 import * as resources from '../src/creates/resources.ts';
-import { App, appTester, authData, FRESH_TOKEN, ORIGIN, rejection, zapierMessage } from './helpers/auth.ts';
+import { appTester, authData, FRESH_TOKEN, ORIGIN, rejection, zapierMessage } from './helpers/auth.ts';
 import { strictNock } from './helpers/nock.ts';
+import { triggerOperation } from './helpers/triggers.ts';
 
 strictNock();
 
-function op(key: string) {
-  const trigger = (App.triggers as unknown as Record<string, { operation: Record<string, unknown> }>)[key];
-  return trigger?.operation['perform'] as never;
-}
+const op = (key: string) => triggerOperation(key);
 
 const page = (data: unknown[], next: string | null = null) => ({
   data,

@@ -7,17 +7,13 @@ import { signPayload } from '@threadwork/shared/webhooks';
 import nock from 'nock';
 import { describe, expect, it } from 'vitest';
 import * as resources from '../src/creates/resources.ts';
-import { App, appTester, authData, jwt, ORIGIN, rejection, zapierMessage } from './helpers/auth.ts';
+import { appTester, authData, jwt, ORIGIN, rejection, zapierMessage } from './helpers/auth.ts';
 import { strictNock } from './helpers/nock.ts';
+import { triggerOperation } from './helpers/triggers.ts';
 
 strictNock();
 
-function op(key: string, name: string) {
-  const trigger = (App.triggers as unknown as Record<string, { operation: Record<string, unknown> }>)[key];
-  const fn = trigger?.operation[name];
-  if (typeof fn !== 'function') throw new Error(`no ${name} on trigger ${key}`);
-  return fn as never;
-}
+const op = triggerOperation;
 
 const TARGET_URL = 'https://hooks.zapier.test/hooks/standard/1/abc';
 const SECRET = 'whsec_task_secret';

@@ -1,5 +1,4 @@
-import { crmTeamInput, loadCrm } from './crm-records.ts';
-import { dropdownTrigger } from './dropdown.ts';
+import { dropdownTrigger, teamInput, teamScoped } from './dropdown.ts';
 
 /** Dropdown: the CRM companies of the chosen team (every team's when none is chosen). */
 export default dropdownTrigger({
@@ -7,8 +6,8 @@ export default dropdownTrigger({
   noun: 'Company',
   label: 'New Company',
   description: 'Triggers when a company is added; lists the CRM companies of a team for dropdowns.',
-  inputFields: [crmTeamInput],
-  load: (z, bundle, cursor) => loadCrm(z, bundle, cursor, (client, query) => client.companies.list(query)),
+  inputFields: [teamInput('CRM companies')],
+  load: (z, bundle, cursor) => teamScoped(z, bundle, cursor, (client, query) => client.companies.list(query)),
   toItem: (company) => ({ id: company.id, name: company.name, type: company.type ?? null }),
   sample: { id: 'cmp_stone', name: 'Stone Ltd', type: 'customer' },
   outputFields: [

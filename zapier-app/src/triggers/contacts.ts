@@ -1,5 +1,4 @@
-import { crmTeamInput, loadCrm } from './crm-records.ts';
-import { dropdownTrigger } from './dropdown.ts';
+import { dropdownTrigger, teamInput, teamScoped } from './dropdown.ts';
 
 /** Dropdown: the CRM contacts of the chosen team (every team's when none is chosen). */
 export default dropdownTrigger({
@@ -7,8 +6,8 @@ export default dropdownTrigger({
   noun: 'Contact',
   label: 'New Contact',
   description: 'Triggers when a contact is added; lists the CRM contacts of a team for dropdowns.',
-  inputFields: [crmTeamInput],
-  load: (z, bundle, cursor) => loadCrm(z, bundle, cursor, (client, query) => client.contacts.list(query)),
+  inputFields: [teamInput('CRM contacts')],
+  load: (z, bundle, cursor) => teamScoped(z, bundle, cursor, (client, query) => client.contacts.list(query)),
   toItem: (contact) => ({
     id: contact.id,
     name: contact.name,

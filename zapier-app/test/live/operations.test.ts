@@ -10,11 +10,10 @@ import type { LiveServer } from '../../../test/e2e/test/helpers/live-server.ts';
 import type { ReceivedRequest, WebhookReceiver } from '../../../test/e2e/test/helpers/receiver.ts';
 import { App, appTester, type Operation, rejection, zapierMessage } from '../helpers/auth.ts';
 import { deliveryBundle, IDS, startConnectedServer, startReceiver } from '../helpers/live.ts';
+import { triggerOperation } from '../helpers/triggers.ts';
 
 type Operations = Record<string, { operation: Record<string, unknown> }>;
-function trigger(key: string, name: string): Operation {
-  return (App.triggers as unknown as Operations)[key]?.operation[name] as Operation;
-}
+const trigger = triggerOperation;
 function step(kind: 'creates' | 'searches', key: string, name = 'perform'): Operation {
   return (App[kind] as unknown as Operations)[key]?.operation[name] as Operation;
 }
