@@ -1,4 +1,3 @@
-import { boardMembers } from '../lib/board-members.ts';
 import { v2Client } from '../lib/clients.ts';
 import { DROPDOWN_PAGE_SIZE, dropdownTrigger, inputText } from './dropdown.ts';
 
@@ -32,7 +31,7 @@ export default dropdownTrigger({
         400,
       );
     }
-    return boardMembers(client, boardId, { limit: DROPDOWN_PAGE_SIZE, cursor });
+    return client.boards.members(boardId, { limit: DROPDOWN_PAGE_SIZE, cursor });
   },
   toItem: (member) => ({
     id: member.user_id,

@@ -93,6 +93,30 @@ describe('pickers, live', () => {
   });
 });
 
+describe('members picker and Find Board Member, live', () => {
+  it('members lists the board’s members (from the task alone too); a picked one is assigned', async () => {
+    const task = await service.tasks.create({ list_id: IDS.todo, title: 'Live: assign a member' });
+    const members = (await dropdown('members', { board_id: IDS.board })) as Array<Record<string, unknown>>;
+    expect(members.map((member) => member['email']).toSorted()).toEqual([
+      'ada@example.com',
+      'bob@example.com',
+    ]);
+    expect(await dropdown('members', { task_id: task.id })).toEqual(members);
+    const bob = members.find((member) => member['display_name'] === 'Bob Stone');
+    await run('assign_task', { board_id: IDS.board, task_id: task.id, assignee_email: bob!['email'] });
+    expect((await service.tasks.get(task.id)).assignee?.email).toBe('bob@example.com');
+  });
+
+  it('find_member finds a member by email (any case), and nobody for a stranger', async () => {
+    const search = (email: string) =>
+      appTester(step('searches', 'find_member'), { authData, inputData: { board_id: IDS.board, email } });
+    expect(await search('BOB@example.com')).toEqual([
+      { id: IDS.bob, email: 'bob@example.com', display_name: 'Bob Stone' },
+    ]);
+    expect(await search('carol@cafe.test')).toEqual([]);
+  });
+});
+
 describe('task operations, live', () => {
   it('archive_task: the task leaves its list’s listing and stays readable', async () => {
     const task = await service.tasks.create({ list_id: IDS.todo, title: 'Live: archive me' });
