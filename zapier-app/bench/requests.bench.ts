@@ -19,6 +19,7 @@ const resources = await import('../src/creates/resources.ts');
 const { CREATE_CASES, caseName } = await import('../test/creates/cases.ts');
 const { appTester, authData, mockService, perform } = await import('../test/creates/support.ts');
 const { SEARCH_CASES } = await import('../test/searches/cases.ts');
+const { TASK_CASES } = await import('../test/creates/task-cases.ts');
 
 let requests = 0;
 subscribe('http.client.request.start', () => {
@@ -35,7 +36,7 @@ nock.disableNetConnect();
 
 const single: Array<{ name: string; requests: number }> = [];
 const multiple: Array<{ name: string; requests: number; why: string }> = [];
-for (const entry of [...CREATE_CASES, ...SEARCH_CASES]) {
+for (const entry of [...CREATE_CASES, ...TASK_CASES, ...SEARCH_CASES]) {
   const service = mockService(entry.requests);
   const count = await counted(() => perform(entry.kind, entry.key, entry.inputData, entry.meta));
   service.done();
