@@ -131,14 +131,25 @@ export const addSessionToken: BeforeRequestMiddleware = (request, z, bundle) => 
     return request;
   }
   const token = headers[TOKEN_HEADER] || bundle.authData['sessionKey'];
-  if (tokenIsStale(token)) throw new z.errors.RefreshAuthError('The session token has expired; renewing it.');
+  if (tokenIsStale(token)) {
+    throw new z.errors.RefreshAuthError(
+      'The session token is missing or has expired; renewing it (when testing locally with `zapier-platform invoke`, run `zapier-platform invoke auth refresh`).',
+    );
+  }
   headers[TOKEN_HEADER] = token as string;
   return request;
 };
 
-/** The connection test: `GET /v2/me`, whose display name and email label the connection. */
+/**
+ * The connection test: `GET /v2/me`, whose display name and email label the connection. Zapier runs it
+ * right after the exchange, with the new token. Run before any exchange (`zapier-platform invoke auth test`
+ * on a `.env` holding just the connection's fields), it makes the exchange itself; an expired token still
+ * asks for a refresh, as on every request.
+ */
 const test = withZapierErrors(async (z: ZObject, bundle: Bundle) => {
-  const me = await v2Client(z, bundle).me.get();
+  const stored = bundle.authData['sessionKey'];
+  const token = stored === undefined || stored === '' ? await exchangeCredentials(z, bundle) : undefined;
+  const me = await v2Client(z, bundle, token === undefined ? {} : { token }).me.get();
   return { user_id: me.user_id, email: me.email, display_name: me.display_name };
 });
 

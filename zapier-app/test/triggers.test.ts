@@ -14,14 +14,9 @@ import {
   zapierMessage,
 } from './helpers/auth.ts';
 import { strictNock } from './helpers/nock.ts';
+import { triggerOperation } from './helpers/triggers.ts';
 
-/** A trigger's operation function, as appTester takes it. */
-function op(key: string, name: string) {
-  const trigger = (App.triggers as unknown as Record<string, { operation: Record<string, unknown> }>)[key];
-  const fn = trigger?.operation[name];
-  if (typeof fn !== 'function') throw new Error(`no ${name} on trigger ${key}`);
-  return fn as never;
-}
+const op = triggerOperation;
 
 const TARGET_URL = 'https://hooks.zapier.test/hooks/standard/1/abc';
 

@@ -70,9 +70,39 @@ export const taskField = idField({
   key: 'task_id',
   label: 'Task',
   required: true,
+  dynamic: 'tasks.id.title',
   search: 'find_task.id',
   helpText:
-    'The task: map its ID from an earlier step (e.g. `tsk_01hq3v7c9e8f`), or add a Find Task search step.',
+    'The task: pick one (choose its board first, or its list), map its ID from an earlier step (e.g. `tsk_01hq3v7c9e8f`), or add a Find Task search step.',
+});
+
+/**
+ * A task picked from its board: Team and Board (both optional) narrow the Task dropdown, which lists the
+ * chosen board's tasks. A mapped task ID needs neither.
+ */
+export function taskFields(options: Options = {}): InputField[] {
+  return [
+    teamField(),
+    boardField({
+      helpText:
+        "The task's board, whose tasks the Task dropdown lists (choose a team first), e.g. `brd_roadmap`. Not needed when you map a task ID.",
+    }),
+    taskField(options),
+  ];
+}
+
+/**
+ * A member of the task's board, by email: the dropdown lists the members of the chosen board (or of the
+ * chosen task's board), and a Find Board Member search step finds one by email.
+ */
+export const memberField = idField({
+  key: 'assignee_email',
+  label: 'Assignee',
+  required: true,
+  dynamic: 'members.email.display_name',
+  search: 'find_member.email',
+  helpText:
+    "A member of the task's board: pick one, map an email (e.g. `bob@example.com`), or add a Find Board Member search step.",
 });
 
 export const threadField = idField({
@@ -139,8 +169,10 @@ export const placementFields: InputField[] = [
     key: 'after_task_id',
     label: 'Place Below Task',
     required: false,
+    dynamic: 'tasks.id.title',
     search: 'find_task.id',
-    helpText: 'Place the task directly below this task (e.g. `tsk_01hq3v7c9e8a`); wins over Position.',
+    helpText:
+      'Place the task directly below this task of the list: pick one or map its ID (e.g. `tsk_01hq3v7c9e8a`); wins over Position.',
   },
 ];
 

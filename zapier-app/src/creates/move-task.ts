@@ -18,9 +18,12 @@ export default defineAction({
   description:
     'Updates a task by moving it to another list (on any board you can reach), at the top by default.',
   inputFields: [
-    taskField(),
     teamField(),
-    boardField(),
+    boardField({
+      helpText:
+        "The board whose tasks the Task dropdown lists and whose lists the Destination List dropdown lists (choose a team first), e.g. `brd_roadmap`. Pick another board's list by mapping its ID.",
+    }),
+    taskField(),
     listField({
       label: 'Destination List',
       helpText:

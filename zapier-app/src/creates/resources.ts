@@ -271,6 +271,36 @@ export interface CompletionChange {
   completed: boolean;
 }
 
+/** A board member as the Find Board Member search returns it: `id` is the member's user id. */
+export interface BoardMemberOutput {
+  id: string;
+  email: string;
+  display_name: string | null;
+}
+
+export const boardMember: Resource<BoardMemberOutput> = {
+  sample: { id: 'usr_bob', email: 'bob@example.com', display_name: 'Bob Stone' },
+  outputFields: [
+    { key: 'id', label: 'User ID' },
+    { key: 'email', label: 'Email' },
+    { key: 'display_name', label: 'Name' },
+  ],
+};
+
+/** What delete_task returns: the service's answer, the deleted task's id. */
+export interface DeletedTask {
+  id: string;
+  deleted: true;
+}
+
+export const deletedTask: Resource<DeletedTask> = {
+  sample: { id: 'tsk_01hq3v7c9e8f', deleted: true },
+  outputFields: [
+    { key: 'id', label: 'Task ID' },
+    { key: 'deleted', label: 'Deleted', type: 'boolean' },
+  ],
+};
+
 export interface AssignmentChange {
   id: string;
   assignee_email: string | null;

@@ -1,6 +1,6 @@
 import { SHADES } from '@threadwork/shared';
 import { defineAction } from './define.ts';
-import { SHADE_CHOICES, taskField } from './fields.ts';
+import { SHADE_CHOICES, taskFields } from './fields.ts';
 import { task } from './resources.ts';
 
 export default defineAction({
@@ -9,7 +9,7 @@ export default defineAction({
   label: 'Set Task Color',
   description: 'Updates the color (shade) of a task; None clears it.',
   inputFields: [
-    taskField(),
+    ...taskFields(),
     {
       key: 'shade',
       label: 'Color',

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { NotFoundError, V1_ACTION_TARGETS, type V1Action, V1Item } from '@threadwork/shared';
 import type { Bundle, Trigger, ZObject } from 'zapier-platform-core';
 import { exchangeCredentials } from '../authentication.ts';
-import { boardField, listField, teamField } from '../creates/fields.ts';
+import { boardField, type InputField, Inputs, listField, teamField } from '../creates/fields.ts';
 import { v1Client } from '../lib/clients.ts';
 import { withZapierErrors } from '../lib/errors.ts';
 import { deliveryHeader } from './hook-request.ts';
@@ -36,6 +36,11 @@ export interface RestHookTriggerOptions {
    * the sample is the static one rather than a live task that was not archived or deleted.
    */
   samples?: 'live' | 'static';
+  /**
+   * A narrowing the user may choose (v1 subscriptions take no filter, so it applies to each delivery): its
+   * input fields, and whether an item passes; an item that does not pass triggers nothing.
+   */
+  filter?: { inputFields: InputField[]; keep: (item: V1Item, input: Inputs) => boolean };
   sample: ItemOutput;
 }
 
@@ -75,7 +80,7 @@ export function sampleEventId(action: string, item: V1Item): string {
 export function restHookTrigger(options: RestHookTriggerOptions): Trigger {
   const target = V1_ACTION_TARGETS[options.action];
   const entityKey = target.entity === 'list' ? 'list_id' : 'board_id';
-  const inputFields =
+  const entityFields =
     target.entity === 'list'
       ? [
           teamField({ required: false }),
@@ -93,6 +98,9 @@ export function restHookTrigger(options: RestHookTriggerOptions): Trigger {
               'The board to watch (choose a team first): pick one, or map a board ID, e.g. `brd_sales`.',
           }),
         ];
+  const inputFields = [...entityFields, ...(options.filter?.inputFields ?? [])];
+  const keep = (item: V1Item, bundle: Bundle) =>
+    options.filter === undefined || options.filter.keep(item, new Inputs(bundle.inputData));
 
   const performSubscribe = withZapierErrors(async (z: ZObject, bundle: Bundle) => {
     const token = await exchangeCredentials(z, bundle);
@@ -127,6 +135,7 @@ export function restHookTrigger(options: RestHookTriggerOptions): Trigger {
         400,
       );
     }
+    if (!keep(parsed.data, bundle)) return [];
     const eventId =
       deliveryHeader(bundle, EVENT_ID_HEADER) ??
       z.hash('sha256', bundle.rawRequest?.content ?? JSON.stringify(bundle.cleanedRequest));
@@ -141,7 +150,7 @@ export function restHookTrigger(options: RestHookTriggerOptions): Trigger {
       ? client.items({ listId: entityId })
       : client.items({ boardId: entityId }));
     return items
-      .filter((item) => options.sampleFilter?.(item) ?? true)
+      .filter((item) => (options.sampleFilter?.(item) ?? true) && keep(item, bundle))
       .toSorted((a, b) => Date.parse(b.dateCreated) - Date.parse(a.dateCreated))
       .slice(0, SAMPLE_LIMIT)
       .map((item) => itemOutput(item, sampleEventId(options.action, item)));

@@ -6,7 +6,7 @@ import type { LegacyClient, ThreadworkClient } from '@threadwork/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveServer } from '../../../test/e2e/test/helpers/live-server.ts';
 import type { WebhookReceiver } from '../../../test/e2e/test/helpers/receiver.ts';
-import { App, appTester, type Operation, rejection, zapierMessage } from '../helpers/auth.ts';
+import { appTester, rejection, zapierMessage } from '../helpers/auth.ts';
 import {
   deliveryBundle,
   IDS,
@@ -15,11 +15,9 @@ import {
   startReceiver,
   THREADS,
 } from '../helpers/live.ts';
+import { triggerOperation } from '../helpers/triggers.ts';
 
-function op(key: string, name: string): Operation {
-  const trigger = (App.triggers as unknown as Record<string, { operation: Record<string, unknown> }>)[key];
-  return trigger?.operation[name] as Operation;
-}
+const op = triggerOperation;
 
 let server: LiveServer;
 let authData: Record<string, string>;
