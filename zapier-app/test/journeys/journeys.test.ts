@@ -8,7 +8,7 @@ import { DEFAULT_SCOPES } from '@threadwork/shared/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveServer } from '../../../test/e2e/test/helpers/live-server.ts';
 import { operationOf } from '../creates/support.ts';
-import { App, appTester, type Operation, sessionPerform, zapierMessage } from '../helpers/auth.ts';
+import { appTester, type Operation, sessionPerform, zapierMessage } from '../helpers/auth.ts';
 import {
   CREDENTIALS,
   deliveryBundle,
@@ -18,6 +18,7 @@ import {
   startReceiver,
   THREADS,
 } from '../helpers/live.ts';
+import { triggerOperation } from '../helpers/triggers.ts';
 
 let server: LiveServer;
 let authData: Record<string, string>;
@@ -40,11 +41,7 @@ type Auth = Record<string, string>;
 const step = (key: string, inputData: Record<string, unknown>, auth: Auth = authData) =>
   appTester(operationOf('creates', key).perform as Operation, { authData: auth, inputData });
 
-/** A trigger's operation function (subscribe, unsubscribe, perform, performList). */
-const hook = (key: string, name: string) =>
-  (App.triggers as unknown as Record<string, { operation: Record<string, Operation> }>)[key]!.operation[
-    name
-  ] as Operation;
+const hook = triggerOperation;
 
 /** Every credential the journeys use: none may appear in a message. */
 function credentialsOf(auth: Auth): string[] {
@@ -113,6 +110,24 @@ async function inbound(
   return (await response.json()) as { thread_id: string; message_id: string };
 }
 
+/** The tasks of To do with this title, as the service holds them. */
+const titled = async (title: string) => {
+  const found = [];
+  for await (const task of service.tasks.list({ list_id: IDS.todo }))
+    if (task.title === title) found.push(task);
+  return found;
+};
+
+/** A Zap on an instant trigger: turning it on (subscribe) and off (unsubscribe), as Zapier does. */
+function zapOn(key: string, inputData: Record<string, unknown>, path: string) {
+  return {
+    on: () =>
+      appTester(hook(key, 'performSubscribe'), { authData, inputData, targetUrl: `${receiver.url}${path}` }),
+    off: (subscribeData: unknown) =>
+      appTester(hook(key, 'performUnsubscribe'), { authData, inputData, subscribeData }),
+  };
+}
+
 /** The messages ada sent on a thread, as the service holds them. */
 async function sentOn(threadId: string) {
   const thread = await service.emailThreads.get(threadId, { include: 'messages' });
@@ -174,13 +189,6 @@ describe('journeys: a step run again acts again', () => {
 });
 
 describe('journeys: Only Once Per', () => {
-  const titled = async (title: string) => {
-    const found = [];
-    for await (const task of service.tasks.list({ list_id: IDS.todo }))
-      if (task.title === title) found.push(task);
-    return found;
-  };
-
   it('a Zap run replayed three times creates one task; the next trigger item creates the next', async () => {
     const inputs = { list_id: IDS.todo, title: 'Journey: once per event' };
     for (let run = 0; run < 3; run++) {
@@ -232,10 +240,7 @@ describe('journeys: errors a Zap builder can act on', () => {
     expect(message).toContain(
       `List: \`${IDS.todo}\` is not a list of the chosen Board \`${IDS.salesBoard}\``,
     );
-    const found = [];
-    for await (const task of service.tasks.list({ list_id: IDS.todo }))
-      if (task.title === title) found.push(task);
-    expect(found).toEqual([]);
+    expect(await titled(title)).toEqual([]);
   });
 
   it('a date the service cannot read is named by its label, in plain words', async () => {
@@ -296,25 +301,11 @@ describe('journeys: Send Email', () => {
 
 describe('journeys: turning a Zap off and on', () => {
   it('a v1 hook deleted in the service: turning off succeeds, turning on again delivers', async () => {
-    const inputData = { board_id: IDS.board, list_id: IDS.todo };
-    const first = await appTester(hook('new_task_in_list', 'performSubscribe'), {
-      authData,
-      inputData,
-      targetUrl: `${receiver.url}/journey-v1`,
-    });
+    const zap = zapOn('new_task_in_list', { board_id: IDS.board, list_id: IDS.todo }, '/journey-v1');
+    const first = await zap.on();
     await seededLegacyClient(server.origin).unsubscribe('items', first.id);
-    expect(
-      await appTester(hook('new_task_in_list', 'performUnsubscribe'), {
-        authData,
-        inputData,
-        subscribeData: first,
-      }),
-    ).toEqual({});
-    const second = await appTester(hook('new_task_in_list', 'performSubscribe'), {
-      authData,
-      inputData,
-      targetUrl: `${receiver.url}/journey-v1`,
-    });
+    expect(await zap.off(first)).toEqual({});
+    const second = await zap.on();
     expect(second.id).not.toBe(first.id);
     const task = await service.tasks.create({ list_id: IDS.todo, title: 'Journey: hooked again' });
     const delivery = await receiver.waitFor(
@@ -325,39 +316,18 @@ describe('journeys: turning a Zap off and on', () => {
       ...deliveryBundle(delivery),
     });
     expect(output).toMatchObject({ task_id: task.id });
-    await appTester(hook('new_task_in_list', 'performUnsubscribe'), {
-      authData,
-      inputData,
-      subscribeData: second,
-    });
+    await zap.off(second);
   });
 
   it('the reply webhook deleted in the service: off succeeds, on again gives a live subscription', async () => {
     const inputData = { scope: 'all' };
-    const subscribe = () =>
-      appTester(hook('new_thread_reply', 'performSubscribe'), {
-        authData,
-        inputData,
-        targetUrl: `${receiver.url}/journey-reply`,
-      });
-    const first = await subscribe();
+    const zap = zapOn('new_thread_reply', inputData, '/journey-reply');
+    const first = await zap.on();
     await service.webhooks.delete(first.id);
-    expect(
-      await appTester(hook('new_thread_reply', 'performUnsubscribe'), {
-        authData,
-        inputData,
-        subscribeData: first,
-      }),
-    ).toEqual({});
+    expect(await zap.off(first)).toEqual({});
     // Off twice (Zapier may retry a turn-off): still fine.
-    expect(
-      await appTester(hook('new_thread_reply', 'performUnsubscribe'), {
-        authData,
-        inputData,
-        subscribeData: first,
-      }),
-    ).toEqual({});
-    const second = await subscribe();
+    expect(await zap.off(first)).toEqual({});
+    const second = await zap.on();
     expect(second.id).not.toBe(first.id);
     expect((await service.webhooks.get(second.id)).status).toBe('active');
     const arrived = await inbound('Journey: after turning on again');
@@ -373,10 +343,6 @@ describe('journeys: turning a Zap off and on', () => {
       ...deliveryBundle(delivery),
     });
     expect(reply).toMatchObject({ message_id: arrived.message_id, from_email: 'bob@stone.test' });
-    await appTester(hook('new_thread_reply', 'performUnsubscribe'), {
-      authData,
-      inputData,
-      subscribeData: second,
-    });
+    await zap.off(second);
   });
 });
