@@ -91,6 +91,30 @@ describe.each([
     expect(output).toMatchObject({ ...task, id: 'evt_1', task_id: 'tsk_1' });
   });
 
+  it('names the custom fields and gives option labels beside their ids, as the task actions do', async () => {
+    nock(ORIGIN)
+      .get('/v2/boards/brd_roadmap/custom-fields')
+      .query({ limit: '200' })
+      .reply(200, {
+        data: [
+          {
+            id: 'cf_priority',
+            name: 'Priority',
+            type: 'tag',
+            ai: false,
+            display_on_card: true,
+            options: [{ id: 'opt_high', label: 'High' }],
+          },
+        ],
+        meta: { request_id: 'r', pagination: { next_cursor: null, has_more: false, limit: 200 } },
+      });
+    const bare = { ...task, custom_fields: [{ field_id: 'cf_priority', value: ['opt_high'] }] };
+    const [output] = await deliver(delivery({ task: bare }));
+    expect(output.custom_fields).toEqual([
+      { field_id: 'cf_priority', value: ['opt_high'], name: 'Priority', labels: ['High'] },
+    ]);
+  });
+
   it('ignores an event of another board, and one of another type', async () => {
     expect(await deliver(delivery({ task: { ...task, board_id: 'brd_other' } }))).toEqual([]);
     expect(await deliver(delivery({ task }, 'evt_2', 'task.created'))).toEqual([]);

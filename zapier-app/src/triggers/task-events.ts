@@ -3,12 +3,13 @@
  * Zap, narrowed to the chosen board in `perform` (v2 subscriptions filter by mailbox scope only). The output
  * is the v2 task with `id` = the event's id (so each change triggers, even of the same task) and `task_id`
  * = the task's id, which the actions take. Samples: at most 10 of the board's newest tasks the event could
- * have delivered, in the same shape (the task's custom fields by id, as the event carries them).
+ * have delivered, in the same shape; both carry each custom field's name and option labels beside its ids.
  */
 import type { Task, WebhookEvent } from '@threadwork/shared';
 import type { Trigger } from 'zapier-platform-core';
 import { boardField, Inputs, teamField } from '../creates/fields.ts';
 import { task as taskResource } from '../creates/resources.ts';
+import { withFieldLabels } from '../creates/task-output.ts';
 import { v2Client } from '../lib/clients.ts';
 import { webhookTrigger } from './webhook.ts';
 
@@ -68,6 +69,11 @@ export function taskEventTrigger(options: TaskEventTriggerOptions): Trigger {
         .slice(0, SAMPLE_COUNT)
         .map((task) => taskEventOutput(sampleEventId(options.event, task), task));
     },
+    // As the task actions' output: each custom field's name and option labels (one read of the board's fields).
+    complete: (z, bundle, outputs) =>
+      withFieldLabels(v2Client(z, bundle), outputs as unknown as Task[]) as unknown as Promise<
+        TaskEventOutput[]
+      >,
     sample: taskEventOutput('evt_7d3a9c1e5b2f4a6c', taskResource.sample),
     outputFields: [
       { key: 'id', label: 'Event ID' },

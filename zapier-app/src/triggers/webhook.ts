@@ -40,6 +40,8 @@ export interface WebhookTriggerOptions<O extends { id: string }> {
   output: (event: WebhookEvent, bundle: Bundle) => O | undefined;
   /** Samples: live data in the shape `output` gives. */
   performList: (z: ZObject, bundle: Bundle) => Promise<O[]>;
+  /** What deliveries and samples alike add after `output` (e.g. custom fields' option labels). */
+  complete?: (z: ZObject, bundle: Bundle, outputs: O[]) => Promise<O[]>;
   sample: O;
   outputFields: OutputField[];
 }
@@ -94,7 +96,8 @@ export function webhookTrigger<O extends { id: string }>(options: WebhookTrigger
     }
     if (event.type !== options.event) return [];
     const output = options.output(event, bundle);
-    return output === undefined ? [] : [output];
+    if (output === undefined) return [];
+    return options.complete === undefined ? [output] : options.complete(z, bundle, [output]);
   };
 
   return {
@@ -107,7 +110,10 @@ export function webhookTrigger<O extends { id: string }>(options: WebhookTrigger
       performSubscribe,
       performUnsubscribe,
       perform,
-      performList: withZapierErrors(options.performList),
+      performList: withZapierErrors(async (z: ZObject, bundle: Bundle) => {
+        const samples = await options.performList(z, bundle);
+        return options.complete === undefined ? samples : options.complete(z, bundle, samples);
+      }),
       sample: options.sample,
       outputFields: options.outputFields,
     },
