@@ -346,3 +346,76 @@ describe('journeys: turning a Zap off and on', () => {
     await zap.off(second);
   });
 });
+
+describe('journeys: every picker', () => {
+  /** The items a hidden dropdown offers the Zap builder, given the step's other inputs. */
+  const picker = (key: string, inputData: Record<string, unknown>) =>
+    appTester(hook(key, 'perform'), {
+      authData,
+      inputData,
+      meta: { page: 0, isFillingDynamicDropdown: true },
+    }) as Promise<Array<Record<string, unknown>>>;
+  /** The offered item whose `field` is `value`; the journey fails when the dropdown does not offer it. */
+  async function pick(key: string, inputData: Record<string, unknown>, field: string, value: unknown) {
+    const item = (await picker(key, inputData)).find((candidate) => candidate[field] === value);
+    expect(item, `${key} offers ${field} ${String(value)}`).toBeDefined();
+    return item!;
+  }
+
+  it('a task picked from its board: complete, archive; the archived task leaves the dropdown', async () => {
+    const created = await service.tasks.create({ list_id: IDS.doing, title: 'Journey: picked task' });
+    const picked = await pick('tasks', { board_id: IDS.board }, 'title', 'Journey: picked task');
+    for (let run = 0; run < 2; run++) {
+      await step('complete_task', { board_id: IDS.board, task_id: picked['id'] });
+      expect((await service.tasks.get(created.id)).completed).toBe(true);
+      await step('mark_task_incomplete', { board_id: IDS.board, task_id: picked['id'] });
+      expect((await service.tasks.get(created.id)).completed).toBe(false);
+    }
+    await step('archive_task', { board_id: IDS.board, task_id: picked['id'] });
+    const after = await picker('tasks', { board_id: IDS.board, list_id: IDS.doing });
+    expect(after.map((item) => item['id'])).not.toContain(created.id);
+  });
+
+  it('a member picked for the task: assign one, then the other, each run lands', async () => {
+    const created = await service.tasks.create({ list_id: IDS.todo, title: 'Journey: picked member' });
+    for (const name of ['Bob Stone', 'Ada Lovelace', 'Bob Stone']) {
+      const member = await pick('members', { task_id: created.id }, 'display_name', name);
+      await step('assign_task', { task_id: created.id, assignee_email: member['email'] });
+      expect((await service.tasks.get(created.id)).assignee?.email).toBe(member['email']);
+    }
+  });
+
+  it('a contact and a company picked from the team: link them, change the contact twice', async () => {
+    const company = await service.companies.create({ team_id: IDS.paidTeam, name: 'Journey Picker Co' });
+    const contact = await service.contacts.create({ team_id: IDS.paidTeam, name: 'Journey Picker' });
+    const pickedCompany = await pick('companies', { team_id: IDS.paidTeam }, 'name', 'Journey Picker Co');
+    const pickedContact = await pick('contacts', {}, 'name', 'Journey Picker');
+    for (const stage of ['Lead', 'Customer']) {
+      await step('update_contact', {
+        contact_id: pickedContact['id'],
+        company_id: pickedCompany['id'],
+        stage,
+      });
+      expect(await service.contacts.get(contact.id)).toMatchObject({ stage, company: { id: company.id } });
+    }
+  });
+
+  it('a task picked to place another below it: the new task lands right under it', async () => {
+    const anchor = await service.tasks.create({ list_id: IDS.done, title: 'Journey: anchor' });
+    const picked = await pick(
+      'tasks',
+      { board_id: IDS.board, list_id: IDS.done },
+      'title',
+      'Journey: anchor',
+    );
+    await step('create_task', {
+      board_id: IDS.board,
+      list_id: IDS.done,
+      title: 'Journey: below the anchor',
+      after_task_id: picked['id'],
+    });
+    const titles: string[] = [];
+    for await (const task of service.tasks.list({ list_id: IDS.done })) titles.push(task.title);
+    expect(titles.indexOf('Journey: below the anchor')).toBe(titles.indexOf(anchor.title) + 1);
+  });
+});
