@@ -25,7 +25,7 @@ import { AuthenticationError, InvalidResponseError, ThreadworkError } from '../e
 import { HttpClient, IDEMPOTENCY_HEADER, PACKAGE_USER_AGENT } from '../http.ts';
 import { parseQuery, parseRequest, type RequestOptions, withQuery } from '../request.ts';
 import type { AccessTokenProvider } from '../v2/transport.ts';
-import { tokenExpiresAt } from './token.ts';
+import { TOKEN_LIFETIME_MS, TOKEN_REFRESH_MARGIN_MS, tokenExpiresAt } from './token.ts';
 
 export interface LegacyClientOptions {
   /** The login email the key was created with (the four credentials are needed unless `accessToken` is given). */
@@ -51,10 +51,7 @@ export interface LegacyClientOptions {
   userAgent?: string | undefined;
 }
 
-/** A token is renewed this long before its `exp`, so it never expires in flight. */
-export const TOKEN_REFRESH_MARGIN_MS = 60_000;
-/** The documented lifetime, assumed when a token carries no readable `exp`. */
-export const TOKEN_LIFETIME_MS = 20 * 60_000;
+export { TOKEN_LIFETIME_MS, TOKEN_REFRESH_MARGIN_MS };
 
 const TeamList = V1Team.array();
 const BoardList = V1Board.array();

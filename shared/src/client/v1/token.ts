@@ -1,3 +1,8 @@
+/** A token is renewed this long before its `exp`, so it never expires in flight. */
+export const TOKEN_REFRESH_MARGIN_MS = 60_000;
+/** The documented lifetime, assumed when a token carries no readable `exp`. */
+export const TOKEN_LIFETIME_MS = 20 * 60_000;
+
 /**
  * The expiry of a v1 session token (a JWT), in epoch milliseconds, read from its payload's `exp` without
  * verifying the signature (only the service can). Undefined when the token carries no readable `exp`.
