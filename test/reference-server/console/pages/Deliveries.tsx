@@ -33,8 +33,8 @@ export function DeliveriesPage() {
       {subscriptions.length === 0 && (
         <p class="muted">
           No subscriptions yet: subscribe the test receiver or your own URL above, with{' '}
-          <code>POST /v2/webhooks/subscriptions</code>, or with a v1 hook (a Zap's trigger); then add or change
-          a task on a board.
+          <code>POST /v2/webhooks/subscriptions</code>, or with a v1 hook (a Zap's trigger); then add or
+          change a task on a board.
         </p>
       )}
       {subscriptions.map((subscription) => (
@@ -88,7 +88,12 @@ function TestReceiver({
           {subscribed ? (
             <span class="muted">Subscribed to task events.</span>
           ) : (
-            <button type="button" data-testid="console-receiver-subscribe" disabled={busy} onClick={subscribe}>
+            <button
+              type="button"
+              data-testid="console-receiver-subscribe"
+              disabled={busy}
+              onClick={subscribe}
+            >
               Subscribe the test receiver
             </button>
           )}
