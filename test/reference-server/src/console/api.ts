@@ -101,6 +101,7 @@ export async function sendShell(reply: FastifyReply): Promise<FastifyReply> {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>Threadwork console</title>
+<link rel="icon" href="data:,">
 <link rel="modulepreload" href="${script}">
 <style>${assets.css}</style>
 <script type="module" src="${script}"></script>
