@@ -219,7 +219,10 @@ function Subscription({ subscription }: { subscription: ConsoleSubscription }) {
       </p>
       {error && <Failure error={error} />}
       {subscription.deliveries.length === 0 ? (
-        <p class="muted">No deliveries yet.</p>
+        <p class="muted">
+          No deliveries yet: add or change a task on a <a href="/">board</a>
+          {subscription.kind === 'v2' && ', or send a test event'}.
+        </p>
       ) : (
         <ol class="deliveries">
           {subscription.deliveries.map((delivery) => (
