@@ -34,6 +34,7 @@ export {
 } from './http.ts';
 export { getMeta } from './meta.ts';
 export { type Page, PagePromise } from './pagination.ts';
+export { CREDENTIAL_PARAMETERS, REDACTED, redactUrl } from './redact.ts';
 export type { ListParams, RequestOptions } from './request.ts';
 export {
   LegacyClient,
