@@ -6,12 +6,13 @@
  */
 import {
   AuthenticationError,
+  ConnectionError,
   LegacyClient,
   NotFoundError,
   RequestValidationError,
   ThreadworkError,
-  TOKEN_REFRESH_MARGIN_MS,
-  tokenExpiresAt,
+  TimeoutError,
+  tokenNeedsRefresh,
   ValidationError,
 } from '@threadwork/shared';
 import type { Authentication, BeforeRequestMiddleware, Bundle, ZObject } from 'zapier-platform-core';
@@ -61,6 +62,14 @@ export async function exchangeCredentials(z: ZObject, bundle: Bundle): Promise<s
         error.status,
       );
     }
+    // The client's message names the call with its credentials redacted (docs/errors.md).
+    if (error instanceof ConnectionError || error instanceof TimeoutError) {
+      throw new z.errors.Error(
+        `Could not reach ${origin} (${error.message}). ` +
+          'Check the service URL: the address you open the service at, e.g. https://app.example.com.',
+        'service_unreachable',
+      );
+    }
     throw new z.errors.Error(
       `${origin} is not the service, or did not answer as the service does (${describe(error)}). ` +
         'Check the service URL: the address you open the service at, e.g. https://app.example.com.',
@@ -95,13 +104,6 @@ export function isTokenEndpoint(url: string | undefined): boolean {
   return new URL(url).pathname.replace(/\/+$/, '').endsWith(TOKEN_PATH);
 }
 
-/** True when the token is missing or expires within the refresh margin. */
-export function tokenIsStale(token: string | undefined, now: number = Date.now()): boolean {
-  if (token === undefined || token === '') return true;
-  const expiresAt = tokenExpiresAt(token);
-  return expiresAt !== undefined && now >= expiresAt - TOKEN_REFRESH_MARGIN_MS;
-}
-
 /**
  * beforeRequest: the session token on every request but the token call. A token given explicitly (a freshly
  * minted one) is kept; a stale one raises `RefreshAuthError` before the doomed request is sent.
@@ -120,7 +122,8 @@ export const addSessionToken: BeforeRequestMiddleware = (request, z, bundle) => 
     return request;
   }
   const token = headers[TOKEN_HEADER] || bundle.authData['sessionKey'];
-  if (tokenIsStale(token)) throw new z.errors.RefreshAuthError('The session token has expired; renewing it.');
+  if (tokenNeedsRefresh(token))
+    throw new z.errors.RefreshAuthError('The session token has expired; renewing it.');
   headers[TOKEN_HEADER] = token as string;
   return request;
 };

@@ -5,7 +5,7 @@
  * and makes no request; its `id` is the delivery's event id, so a task moved twice triggers twice, and the
  * task's own id is `task_id`. `performList` reads real v1 items, newest first, as samples.
  */
-import { V1_ACTION_TARGETS, type V1Action, V1Item } from '@threadwork/shared';
+import { EVENT_ID_HEADER, V1_ACTION_TARGETS, type V1Action, V1Item } from '@threadwork/shared';
 import type { Bundle, Trigger, ZObject } from 'zapier-platform-core';
 import { exchangeCredentials } from '../authentication.ts';
 import { boardField, listField, teamField } from '../creates/fields.ts';
@@ -15,7 +15,6 @@ import { deliveryHeader } from './hook-request.ts';
 
 /** The name the subscriptions are registered under (the service lists it as the hook's platform). */
 export const API_SERVICE = 'zapier';
-export const EVENT_ID_HEADER = 'x-service-event-id';
 
 /** What a v1 trigger outputs: the item's fields, `id` unique per event and the task's id as `task_id`. */
 export type ItemOutput = V1Item & { task_id: string };
