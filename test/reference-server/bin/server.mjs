@@ -8,7 +8,7 @@
 // the bytes to read and parse at every start. Code loaded on first use (the OpenAPI document, the demo
 // workspace) stays in lazily run wrappers inside it, off the start path.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import module, { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -65,6 +65,11 @@ async function build(stamp) {
   renameSync(temporary, bundleFile);
   writeFileSync(`${stampFile}.${process.pid}.tmp`, stamp);
   renameSync(`${stampFile}.${process.pid}.tmp`, stampFile);
+  // Templates of earlier builds: their migrations may differ from this one's.
+  for (const name of readdirSync(cacheDir)) {
+    if (name.startsWith('memory-') && !name.includes(stamp.slice(0, 16)))
+      rmSync(join(cacheDir, name), { force: true });
+  }
 }
 
 async function bundledEntry() {
@@ -74,6 +79,9 @@ async function bundledEntry() {
     current = readFileSync(stampFile, 'utf8');
   } catch {}
   if (current !== stamp) await build(stamp);
+  // `--db :memory:` starts from this build's migrated empty database instead of migrating (the server
+  // writes it on its first such start).
+  process.env.THREADWORK_MEMORY_TEMPLATE ??= join(cacheDir, `memory-${stamp.slice(0, 16)}.sqlite`);
   return bundleFile;
 }
 
