@@ -1,6 +1,6 @@
 // Labels: the mailbox's own labels beside the system ones, and a thread's labels changed.
 import type { EmailLabel } from '@threadwork/shared/schemas';
-import { invalidField } from '../../errors.ts';
+import { notFound } from '../../errors.ts';
 import { SYSTEM_LABEL_IDS, SYSTEM_LABELS } from '../../system-labels.ts';
 import type { LabelChange } from '../provider.ts';
 import { type LocalMailbox, threadExists } from './context.ts';
@@ -40,7 +40,8 @@ export async function modifyThreadLabels(
   if (!(await threadExists(ctx, threadId))) return false;
   for (const side of ['add', 'remove'] as const) {
     const unknown = await unknownLabels(ctx, change[side]);
-    if (unknown.length > 0) throw invalidField(side, `unknown label ${unknown.join(', ')}`);
+    // An unknown id in a body answers as one in a path does (docs/ids-and-visibility.md).
+    if (unknown[0] !== undefined) throw notFound('label', unknown[0]);
   }
   const mailboxId = ctx.mailbox.id;
   const ids = (

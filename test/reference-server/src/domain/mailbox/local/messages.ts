@@ -1,7 +1,7 @@
 // Messages: reading a mailbox's messages and threads, and writing one (mail arriving, mail sent).
 import type { EmailAddress, EmailMessage, EmailThread } from '@threadwork/shared/schemas';
 import { perStatement } from '../../../db/database.ts';
-import { invalidField } from '../../errors.ts';
+import { notFound } from '../../errors.ts';
 import { replySubject } from '../message-text.ts';
 import type { Address, OutgoingMessage, SentMessageIds, ThreadMessages } from '../provider.ts';
 import {
@@ -186,7 +186,7 @@ export async function insertMessage(
   at: Date,
 ): Promise<{ threadId: string; messageId: string } | null> {
   const unknown = await unknownLabels(ctx, message.labels);
-  if (unknown.length > 0) throw invalidField('message.labels', `unknown label ${unknown.join(', ')}`);
+  if (unknown[0] !== undefined) throw notFound('label', unknown[0]);
   const mailboxId = ctx.mailbox.id;
   let targetThread: string;
   let messageId: string;
