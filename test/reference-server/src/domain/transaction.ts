@@ -1,9 +1,10 @@
 // The one way a state change is written: one transaction holding the change and its events, and,
 // once it is done, a nudge to the delivery worker so the events leave as soon as they have committed.
 import type { Kysely } from 'kysely';
-import { type Executor, transact } from '../db/database.ts';
+import { type Executor, transact, whenCommitted } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import type { ResolvedServerOptions } from '../options.ts';
+import { type Change, publishChanges, takeNotedChanges } from './events/feed.ts';
 import { subscriptionsChanged } from './events/listeners.ts';
 
 /** The delivery worker as the domain sees it: told when the outbox has something new. */
@@ -36,11 +37,13 @@ export async function runInTransaction<T>(
   work: (tx: Executor) => Promise<T>,
 ): Promise<T> {
   let wroteOutbox = false;
+  let changes: Change[] = [];
   let result: T;
   try {
     result = await transact(ctx.db, async (tx) => {
       const value = await work(tx);
       wroteOutbox = outboxWrites.has(tx);
+      changes = takeNotedChanges(tx);
       return value;
     });
   } catch (error) {
@@ -49,5 +52,15 @@ export async function runInTransaction<T>(
     throw error;
   }
   if (wroteOutbox) ctx.outbox.wake();
+  if (changes.length > 0) {
+    // The change feed hears of it once it has really committed (group commit may still hold it).
+    const committed = whenCommitted(ctx.db);
+    if (committed === null) publishChanges(ctx.db, changes);
+    else
+      committed.then(
+        () => publishChanges(ctx.db, changes),
+        () => {},
+      );
+  }
   return result;
 }

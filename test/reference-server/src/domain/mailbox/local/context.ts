@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EmailAddress, EmailThread } from '@threadwork/shared/schemas';
 import type { Executor } from '../../../db/database.ts';
+import { noteChange } from '../../events/feed.ts';
 import type { MailboxRecord } from '../provider.ts';
 import { type StoredMessage, threadView, type ViewOptions } from '../threads.ts';
 
@@ -62,4 +63,9 @@ export function view(
     { providerId: ctx.mailbox.provider_id, ownerEmail: ctx.mailbox.email_address, threadId, messages },
     options,
   );
+}
+
+/** Tells the change feed (the console's live pages) that a thread changed, once this write commits. */
+export function changed(ctx: LocalMailbox, threadId: string): void {
+  noteChange(ctx.db, { topic: 'thread', thread_id: threadId });
 }

@@ -2,7 +2,7 @@
 import type { Draft } from '@threadwork/shared/schemas';
 import { type Page, type PageRequest, paginate } from '../../pagination.ts';
 import type { OutgoingMessage, SentMessageIds } from '../provider.ts';
-import { type LocalMailbox, newHexId, parseAddresses } from './context.ts';
+import { changed, type LocalMailbox, newHexId, parseAddresses } from './context.ts';
 import { bumpLatest, insertMessage, outgoing, recomputeLatest } from './messages.ts';
 
 export async function createDraft(
@@ -106,6 +106,7 @@ export async function sendDraft(
     .where('id', '=', draft.message_id)
     .execute();
   await bumpLatest(ctx, draft.thread_id, at.getTime());
+  changed(ctx, draft.thread_id);
   await ctx.db
     .deleteFrom('message_labels')
     .where('mailbox_id', '=', mailboxId)
@@ -136,6 +137,7 @@ export async function deleteDraft(ctx: LocalMailbox, draftId: string): Promise<b
     .where('mailbox_id', '=', mailboxId)
     .where('id', '=', draft.message_id)
     .execute();
+  changed(ctx, draft.thread_id);
   const left = await ctx.db
     .selectFrom('messages')
     .select('id')

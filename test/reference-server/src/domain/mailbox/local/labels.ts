@@ -3,7 +3,7 @@ import type { EmailLabel } from '@threadwork/shared/schemas';
 import { notFound } from '../../errors.ts';
 import { SYSTEM_LABEL_IDS, SYSTEM_LABELS } from '../../system-labels.ts';
 import type { LabelChange } from '../provider.ts';
-import { type LocalMailbox, threadExists } from './context.ts';
+import { changed, type LocalMailbox, threadExists } from './context.ts';
 
 export async function userLabels(ctx: LocalMailbox): Promise<{ id: string; name: string | null }[]> {
   return ctx.db
@@ -44,6 +44,7 @@ export async function modifyThreadLabels(
     if (unknown[0] !== undefined) throw notFound('label', unknown[0]);
   }
   const mailboxId = ctx.mailbox.id;
+  changed(ctx, threadId);
   const ids = (
     await ctx.db
       .selectFrom('messages')

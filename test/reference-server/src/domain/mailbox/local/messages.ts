@@ -12,7 +12,15 @@ import {
   snippetOf,
   type ViewOptions,
 } from '../threads.ts';
-import { type LocalMailbox, newHexId, padded, parseAddresses, threadExists, view } from './context.ts';
+import {
+  changed,
+  type LocalMailbox,
+  newHexId,
+  padded,
+  parseAddresses,
+  threadExists,
+  view,
+} from './context.ts';
 import { unknownLabels } from './labels.ts';
 import { endSnooze } from './snooze.ts';
 
@@ -232,6 +240,7 @@ export async function insertMessage(
       .execute();
   }
   if (message.date !== null) await bumpLatest(ctx, targetThread, Date.parse(message.date));
+  changed(ctx, targetThread);
   return { threadId: targetThread, messageId };
 }
 
