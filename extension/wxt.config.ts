@@ -63,10 +63,11 @@ export default defineConfig({
         if (script.matches?.includes('https://mail.google.com/*'))
           script.matches.push(...CONSOLE_MAILBOX_PAGES);
       }
-      // The mailbox script imports the panel's chunk on first open, so those pages may load it too.
+      // The mailbox script imports the panel's chunk on first open, so those pages may load it too
+      // (Chrome takes only whole origins, path `/*`, in these matches).
       for (const resources of manifest.web_accessible_resources ?? []) {
         if (typeof resources !== 'string' && resources.matches?.includes('https://mail.google.com/*'))
-          resources.matches.push(...CONSOLE_MAILBOX_PAGES);
+          resources.matches.push(...CONSOLE_MAILBOX_PAGES.map((page) => `${new URL(page).origin}/*`));
       }
     },
   },

@@ -99,8 +99,9 @@ export async function launchWithExtension(): Promise<LoadedBrowser> {
 
 /** Opens a thread of the mailbox page by its URL token, as a click in the list does. */
 export async function openThread(page: Page, token: string): Promise<void> {
+  // No DOM types here: the e2e tests type-check this helper without them.
   await page.evaluate((hash) => {
-    location.hash = hash;
+    (globalThis as unknown as { location: { hash: string } }).location.hash = hash;
   }, `#inbox/${token}`);
 }
 
