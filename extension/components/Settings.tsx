@@ -1,5 +1,5 @@
 import type { ApiKey, CreatedApiKey, Me } from '@threadwork/shared/schemas';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ExtensionError, type Send } from '../lib/messaging.ts';
 import type { SettingsView } from '../lib/protocol.ts';
 import { groupScopes } from '../lib/scopes.ts';
@@ -64,15 +64,23 @@ function Connection({ send, requestHostPermission, onSaved }: SettingsProps) {
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
 
+  // Fields the user has typed in: the saved values, when they arrive, fill only the others.
+  const edited = useRef(new Set<keyof Form>());
+
   useEffect(() => {
     send({ type: 'settings.get' }).then(({ settings }) => {
       setView(settings);
-      setForm({
+      const stored: Form = {
         origin: settings.origin,
         email: settings.email,
         apiKey: settings.apiKey,
         apiSecret: '',
         keyName: settings.keyName,
+      };
+      setForm((typed) => {
+        const next = { ...stored };
+        for (const name of edited.current) next[name] = typed[name];
+        return next;
       });
     }, setError);
   }, []);
@@ -82,6 +90,7 @@ function Connection({ send, requestHostPermission, onSaved }: SettingsProps) {
     onInput: (event: { currentTarget: HTMLInputElement }) => {
       // Read now: the updater runs after the event, when `currentTarget` is gone.
       const value = event.currentTarget.value;
+      edited.current.add(name);
       setSaved(false);
       setForm((previous) => ({ ...previous, [name]: value }));
     },

@@ -98,6 +98,21 @@ describe('the connection tab', () => {
     expect(view.byTestId('threadwork-settings-whoami')!.textContent).toContain('New Person');
   });
 
+  it('keeps what the user typed before the saved settings arrived', async () => {
+    let answer: (value: { settings: typeof SAVED; choice: null }) => void = () => {};
+    const { send } = fakeSend(
+      handlers({ 'settings.get': () => new Promise((resolve) => (answer = resolve)) as never }),
+    );
+    view = mounted(<Settings send={send} />);
+    await settle();
+    type(view.byTestId<HTMLInputElement>('threadwork-settings-origin')!, 'http://typed.test');
+    await settle();
+    answer({ settings: SAVED, choice: null });
+    await settle();
+    expect(view.byTestId<HTMLInputElement>('threadwork-settings-origin')!.value).toBe('http://typed.test');
+    expect(view.byTestId<HTMLInputElement>('threadwork-settings-email')!.value).toBe(SAVED.email);
+  });
+
   it('shows the shortcut the browser has, and where to set one when it is unset', async () => {
     const { send } = fakeSend(handlers());
     view = mounted(<Settings send={send} />);

@@ -15,9 +15,11 @@ import { report } from '../../scripts/bench-kit.ts';
 process.env['NODE_ENV'] = 'test';
 const { default: App } = await import('../src/index.ts');
 const { sampleItem } = await import('../src/triggers/rest-hook.ts');
+const resources = await import('../src/creates/resources.ts');
 const { CREATE_CASES, caseName } = await import('../test/creates/cases.ts');
 const { appTester, authData, mockService, perform } = await import('../test/creates/support.ts');
 const { SEARCH_CASES } = await import('../test/searches/cases.ts');
+const { TASK_CASES } = await import('../test/creates/task-cases.ts');
 
 let requests = 0;
 subscribe('http.client.request.start', () => {
@@ -34,7 +36,7 @@ nock.disableNetConnect();
 
 const single: Array<{ name: string; requests: number }> = [];
 const multiple: Array<{ name: string; requests: number; why: string }> = [];
-for (const entry of [...CREATE_CASES, ...SEARCH_CASES]) {
+for (const entry of [...CREATE_CASES, ...TASK_CASES, ...SEARCH_CASES]) {
   const service = mockService(entry.requests);
   const count = await counted(() => perform(entry.kind, entry.key, entry.inputData, entry.meta));
   service.done();
@@ -91,21 +93,36 @@ const replyBody = JSON.stringify({
     linked_tasks: [],
   },
 });
+/** The signed v2 deliveries, by trigger key; every other hook trigger is a v1 one. */
+const taskEvent = (type: string) =>
+  JSON.stringify({
+    id: 'evt_bench_task',
+    type,
+    created_at: '2026-01-06T08:30:01.000Z',
+    data: { task: { ...resources.task.sample, board_id: 'brd_roadmap' } },
+  });
+const v2Bodies: Record<string, string> = {
+  new_thread_reply: replyBody,
+  task_updated: taskEvent('task.updated'),
+  task_uncompleted: taskEvent('task.uncompleted'),
+};
 let hookRequests = 0;
 let hooks = 0;
 for (const [key, trigger] of Object.entries(triggers)) {
   if (trigger.operation.type !== 'hook') continue;
   hooks++;
   const item = sampleItem();
+  const v2Body = v2Bodies[key];
   const bundle =
-    key === 'new_thread_reply'
+    v2Body !== undefined
       ? {
           authData,
+          inputData: { board_id: 'brd_roadmap' },
           subscribeData: { id: 'wh_bench', secret: SECRET },
-          cleanedRequest: JSON.parse(replyBody),
+          cleanedRequest: JSON.parse(v2Body),
           rawRequest: {
-            content: replyBody,
-            headers: { 'Http-X-Service-Signature': signPayload(replyBody, SECRET) },
+            content: v2Body,
+            headers: { 'Http-X-Service-Signature': signPayload(v2Body, SECRET) },
           },
         }
       : {

@@ -17,7 +17,7 @@ import {
 } from '@threadwork/shared';
 import type { Authentication, BeforeRequestMiddleware, Bundle, ZObject } from 'zapier-platform-core';
 import { originOf, v2Client, zapierFetch } from './lib/clients.ts';
-import { withZapierErrors, zapierCause } from './lib/errors.ts';
+import { redact, withoutSecrets, withZapierErrors, zapierCause } from './lib/errors.ts';
 
 export const TOKEN_PATH = '/auth/api_token';
 const TOKEN_HEADER = 'x-access-token';
@@ -25,10 +25,18 @@ const THROTTLED = new Set(['ThrottledError']);
 
 /** Exchanges the connection's credentials for a new session token (one request to the token endpoint). */
 export async function exchangeCredentials(z: ZObject, bundle: Bundle): Promise<string> {
+  try {
+    return await exchange(z, bundle);
+  } catch (error) {
+    throw error instanceof Error ? withoutSecrets(error, bundle) : error;
+  }
+}
+
+async function exchange(z: ZObject, bundle: Bundle): Promise<string> {
   const origin = originOf(bundle);
   if (!URL.canParse(origin) || !/^https?:$/.test(new URL(origin).protocol)) {
     throw new z.errors.Error(
-      `"${origin}" is not a service URL. Enter the address you open the service at, e.g. https://app.example.com.`,
+      `"${redact(origin)}" is not a service URL. Enter the address you open the service at, e.g. https://app.example.com.`,
       'invalid_origin',
       400,
     );
@@ -62,17 +70,21 @@ export async function exchangeCredentials(z: ZObject, bundle: Bundle): Promise<s
         error.status,
       );
     }
-    // The client's message names the call with its credentials redacted (docs/errors.md).
+    // The token call's URL carries the credentials in its query: no message shows a URL's query.
     if (error instanceof ConnectionError || error instanceof TimeoutError) {
       throw new z.errors.Error(
-        `Could not reach ${origin} (${error.message}). ` +
-          'Check the service URL: the address you open the service at, e.g. https://app.example.com.',
+        redact(
+          `Could not reach ${origin} (${error.message}). ` +
+            'Check the service URL: the address you open the service at, e.g. https://app.example.com.',
+        ),
         'service_unreachable',
       );
     }
     throw new z.errors.Error(
-      `${origin} is not the service, or did not answer as the service does (${describe(error)}). ` +
-        'Check the service URL: the address you open the service at, e.g. https://app.example.com.',
+      redact(
+        `${origin} is not the service, or did not answer as the service does (${describe(error)}). ` +
+          'Check the service URL: the address you open the service at, e.g. https://app.example.com.',
+      ),
       'not_the_service',
       error instanceof ThreadworkError ? error.status : undefined,
     );
@@ -104,6 +116,11 @@ export function isTokenEndpoint(url: string | undefined): boolean {
   return new URL(url).pathname.replace(/\/+$/, '').endsWith(TOKEN_PATH);
 }
 
+/** True when the token is missing or expires within the refresh margin (the shared token lifecycle's). */
+export function tokenIsStale(token: string | undefined, now: number = Date.now()): boolean {
+  return tokenNeedsRefresh(token, now);
+}
+
 /**
  * beforeRequest: the session token on every request but the token call. A token given explicitly (a freshly
  * minted one) is kept; a stale one raises `RefreshAuthError` before the doomed request is sent.
@@ -122,15 +139,25 @@ export const addSessionToken: BeforeRequestMiddleware = (request, z, bundle) => 
     return request;
   }
   const token = headers[TOKEN_HEADER] || bundle.authData['sessionKey'];
-  if (tokenNeedsRefresh(token))
-    throw new z.errors.RefreshAuthError('The session token has expired; renewing it.');
+  if (tokenIsStale(token)) {
+    throw new z.errors.RefreshAuthError(
+      'The session token is missing or has expired; renewing it (when testing locally with `zapier-platform invoke`, run `zapier-platform invoke auth refresh`).',
+    );
+  }
   headers[TOKEN_HEADER] = token as string;
   return request;
 };
 
-/** The connection test: `GET /v2/me`, whose display name and email label the connection. */
+/**
+ * The connection test: `GET /v2/me`, whose display name and email label the connection. Zapier runs it
+ * right after the exchange, with the new token. Run before any exchange (`zapier-platform invoke auth test`
+ * on a `.env` holding just the connection's fields), it makes the exchange itself; an expired token still
+ * asks for a refresh, as on every request.
+ */
 const test = withZapierErrors(async (z: ZObject, bundle: Bundle) => {
-  const me = await v2Client(z, bundle).me.get();
+  const stored = bundle.authData['sessionKey'];
+  const token = stored === undefined || stored === '' ? await exchangeCredentials(z, bundle) : undefined;
+  const me = await v2Client(z, bundle, token === undefined ? {} : { token }).me.get();
   return { user_id: me.user_id, email: me.email, display_name: me.display_name };
 });
 

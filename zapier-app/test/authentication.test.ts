@@ -118,6 +118,20 @@ describe('session auth', () => {
     expect(label).toBe('Ada Lovelace (ada@example.com)');
   });
 
+  it('tests a connection that has no session token yet (a first `invoke auth test`) by exchanging first', async () => {
+    const minted = jwt(1200, 'minted');
+    tokenEndpoint().reply(200, { 'x-access-token': minted });
+    nock(ORIGIN, { reqheaders: { 'x-access-token': minted } })
+      .get('/v2/me')
+      .reply(200, {
+        data: { user_id: 'usr_ada', email: 'ada@example.com', display_name: 'Ada Lovelace' },
+        meta: { request_id: 'req_me' },
+      });
+    const { sessionKey: _none, ...credentials } = authData();
+    const me = await appTester(authTest, { authData: credentials });
+    expect(me).toMatchObject({ email: 'ada@example.com' });
+  });
+
   it('asks for a refresh before sending a request with a token about to expire', async () => {
     // No interceptor: a request would fail the test (net connect is disabled).
     const error = await rejection(appTester(authTest, { authData: authData(jwt(30)) }));

@@ -9,8 +9,8 @@ import nock from 'nock';
 import { afterEach, describe, expect, it } from 'vitest';
 import zapier, { type Bundle, type ZObject } from 'zapier-platform-core';
 import { originOf, v1Client, v2Client } from '../src/lib/clients.ts';
-import { toZapierError } from '../src/lib/errors.ts';
-import { idempotencyKey } from '../src/lib/idempotency.ts';
+import { redact, toZapierError, withoutSecrets, zapierCause } from '../src/lib/errors.ts';
+import { onceKey, runKey, stableJson } from '../src/lib/idempotency.ts';
 import { appTester, authData, ORIGIN, zapierMessage } from './helpers/auth.ts';
 
 const z = { errors: zapier.errors } as unknown as ZObject;
@@ -20,28 +20,31 @@ afterEach(() => {
   nock.cleanAll();
 });
 
-describe('idempotencyKey', () => {
-  it('is the same for the same operation and inputs, whatever their key order', () => {
-    const a = idempotencyKey('create_task', { list_id: 'lst_1', title: 'Call Bob', notes: { b: 1, a: 2 } });
-    const b = idempotencyKey('create_task', { notes: { a: 2, b: 1 }, title: 'Call Bob', list_id: 'lst_1' });
-    expect(a).toBe(b);
+describe('idempotency keys', () => {
+  it('a run key is new for every run, and names the operation', () => {
+    expect(runKey('create_task')).not.toBe(runKey('create_task'));
+    expect(runKey('create_task')).toMatch(/^zapier-create_task-run-[0-9a-f-]{36}$/);
+    expect(runKey('reorder_task', 'r1', 'retry')).toBe('zapier-reorder_task-run-r1-retry');
   });
 
-  it('ignores inputs left undefined, and differs for another operation or another input', () => {
-    const base = idempotencyKey('create_task', { list_id: 'lst_1', title: 'Call Bob' });
-    expect(idempotencyKey('create_task', { list_id: 'lst_1', title: 'Call Bob', notes: undefined })).toBe(
-      base,
-    );
-    expect(idempotencyKey('create_board', { list_id: 'lst_1', title: 'Call Bob' })).not.toBe(base);
-    expect(idempotencyKey('create_task', { list_id: 'lst_1', title: 'Call Rob' })).not.toBe(base);
-    expect(base).toMatch(/^zapier-create_task-[0-9a-f]{40}$/);
+  it('an Only Once Per key depends on the operation, the value and the attempt only', () => {
+    const base = onceKey('create_task', 'evt_1');
+    expect(onceKey('create_task', 'evt_1', 0)).toBe(base);
+    expect(onceKey('create_board', 'evt_1')).not.toBe(base);
+    expect(onceKey('create_task', 'evt_2')).not.toBe(base);
+    expect(onceKey('create_task', 'evt_1', 1)).not.toBe(base);
+    expect(base).toMatch(/^zapier-create_task-once-[0-9a-f]{40}$/);
+  });
+
+  it('stableJson sorts keys and leaves out undefined values', () => {
+    expect(stableJson({ b: 1, a: { d: undefined, c: 2 } })).toBe('{"a":{"c":2},"b":1}');
   });
 });
 
 describe('toZapierError', () => {
   it('says what to fix for failures without an answer and for inputs refused before sending', () => {
     expect(message(new ConnectionError({ message: 'GET x failed: ECONNREFUSED' }))).toContain(
-      'Check the service URL',
+      'Check the Service URL',
     );
     expect(message(new TimeoutError({ message: 'slow' }))).toContain('did not answer in time');
     expect(
@@ -52,7 +55,64 @@ describe('toZapierError', () => {
           details: [{ path: 'title', message: 'must not be empty' }],
         }),
       ),
-    ).toBe('Invalid input: title: must not be empty');
+    ).toBe('Title: must not be empty');
+  });
+
+  it('names inputs by their labels, in plain words, and says which id was not found', () => {
+    const context = {
+      labels: { list_id: 'List', due_at: 'Due Date', assignee_email: 'Assignee Email' },
+      types: { due_at: 'datetime' },
+      inputs: { list_id: 'lst_x', due_at: 'someday' },
+    };
+    const withContext = (error: unknown) => zapierMessage(toZapierError(z, error, context));
+    expect(
+      withContext(
+        errorFromResponse(404, { error: { code: 'not_found', message: 'list lst_x was not found' } }),
+      ),
+    ).toBe('List `lst_x` was not found, or this account cannot see it: pick it again from List.');
+    const invalid = errorFromResponse(400, {
+      error: {
+        code: 'validation_error',
+        message: 'due_at: Invalid ISO datetime',
+        details: [
+          { path: 'due_at', message: 'Invalid ISO datetime' },
+          { path: 'assigneeEmail', message: 'Invalid email address' },
+        ],
+      },
+    });
+    const text = withContext(invalid);
+    expect(text).toBe(
+      "Due Date: use a date like 2026-03-01 or 'next Friday 5pm'; Assignee Email: use an email address like bob@example.com",
+    );
+    expect(text).not.toMatch(/ISO|due_at|assigneeEmail|Idempotency/);
+  });
+
+  it('says exactly how to get a key that may send email', () => {
+    const text = message(
+      errorFromResponse(403, {
+        error: {
+          code: 'insufficient_scope',
+          message: 'this key lacks the scope email.send',
+          details: { required_scopes: ['email.send'] },
+        },
+      }),
+    );
+    expect(text).toContain('"Send email" ticked');
+    expect(text).toContain('/keys');
+    expect(text).toContain("extension's API tab");
+    expect(text).toMatch(/reconnect this Zapier connection with the new key/);
+  });
+
+  it('shows no credential: URLs lose their query and user part, and the connection’s secrets are cut out', () => {
+    const leak = new ConnectionError({
+      message: `POST ${ORIGIN}/auth/api_token?email=ada%40example.com&api_key=k1a2b3c4&api_secret=s5e6c7r8 failed`,
+    });
+    expect(redact(leak.message)).toBe(`POST ${ORIGIN}/auth/api_token failed`);
+    expect(redact('see https://ada:s5e6c7r8@host.test/x')).toBe('see https://host.test/x');
+    const error = withoutSecrets(new Error('the secret s5e6c7r8 and key k1a2b3c4'), {
+      authData: authData(),
+    } as unknown as Bundle);
+    expect(error.message).toBe('the secret … and key …');
   });
 
   it('keeps the service message for an error it has no advice for, and passes Zapier errors through', () => {
@@ -75,7 +135,7 @@ describe('clients over z.request', () => {
     expect(origin('https://host.test/api/v1/')).toBe('https://host.test');
   });
 
-  it('send through z.request with the middleware, one attempt, and read an empty answer', async () => {
+  it('send through z.request with the middleware, retry a 5xx within the run, and read an empty answer', async () => {
     nock(ORIGIN).post('/api/v1/items/unsubscribe', { subscriptionId: 'sub_1' }).reply(200);
     await appTester(
       async (zObject: ZObject, bundle: Bundle) => v1Client(zObject, bundle).unsubscribe('items', 'sub_1'),
@@ -85,23 +145,40 @@ describe('clients over z.request', () => {
     );
     expect(nock.isDone()).toBe(true);
     nock(ORIGIN)
-      .get('/v2/me')
+      .get('/api/v1/teams')
       .reply(503, { error: { code: 'internal_error', message: 'down' } });
-    nock(ORIGIN)
-      .get('/v2/me')
-      .reply(200, { data: {}, meta: { request_id: 'r' } });
+    nock(ORIGIN).get('/api/v1/teams').reply(200, []);
     const failure = await appTester(
       async (zObject: ZObject, bundle: Bundle) =>
-        v2Client(zObject, bundle)
-          .me.get()
+        v1Client(zObject, bundle)
+          .teams()
           .then(
             () => 'answered',
             (error: ThreadworkError) => error.status,
           ),
       { authData: authData() },
     );
-    expect(failure).toBe(503);
-    // The second interceptor is still there: nothing retried.
-    expect(nock.pendingMocks()).toHaveLength(1);
+    expect(failure).toBe('answered');
+    expect(nock.pendingMocks()).toHaveLength(0);
+  });
+
+  it('pass Zapier’s own 401 and 429 on without retrying them', async () => {
+    for (const status of [401, 429]) {
+      nock(ORIGIN)
+        .get('/v2/me')
+        .reply(status, {
+          error: { code: status === 401 ? 'unauthenticated' : 'rate_limited', message: 'x' },
+        });
+      nock(ORIGIN)
+        .get('/v2/me')
+        .reply(200, { data: {}, meta: { request_id: 'r' } });
+      const error = await appTester(
+        async (zObject: ZObject, bundle: Bundle) => v2Client(zObject, bundle).me.get(),
+        { authData: authData() },
+      ).catch((caught: Error) => caught);
+      expect(zapierCause(error)?.name).toBe(status === 401 ? 'RefreshAuthError' : 'ThrottledError');
+      expect(nock.pendingMocks()).toHaveLength(1);
+      nock.cleanAll();
+    }
   });
 });

@@ -2,7 +2,7 @@ import { V1Item } from '@threadwork/shared';
 import { describe, expect, it } from 'vitest';
 import authentication from '../src/authentication.ts';
 import triggers from '../src/triggers/index.ts';
-import { TRIGGER_KEYS } from './helpers/keys.ts';
+import { INSTANT_TRIGGER_COUNT, TRIGGER_KEYS } from './helpers/keys.ts';
 import { isTitleCase } from './helpers/style.ts';
 
 type Field = Record<string, unknown>;
@@ -16,8 +16,10 @@ const all = triggers as unknown as Definition[];
 describe('the triggers', () => {
   it('are exactly the keys of the contract: instant hooks, then hidden dropdowns', () => {
     expect(all.map((trigger) => trigger.key)).toEqual(TRIGGER_KEYS);
-    for (const trigger of all.slice(0, 8)) expect(trigger.operation.type, trigger.key).toBe('hook');
-    for (const trigger of all.slice(8)) {
+    for (const trigger of all.slice(0, INSTANT_TRIGGER_COUNT)) {
+      expect(trigger.operation.type, trigger.key).toBe('hook');
+    }
+    for (const trigger of all.slice(INSTANT_TRIGGER_COUNT)) {
       expect(trigger.operation.type, trigger.key).toBe('polling');
       expect(trigger.display.hidden, trigger.key).toBe(true);
     }
@@ -31,7 +33,7 @@ describe('the triggers', () => {
       expect(Object.keys(trigger.operation.sample).length).toBeGreaterThan(0);
       for (const field of trigger.operation.outputFields) {
         expect(isTitleCase(String(field['label'])), String(field['label'])).toBe(true);
-        const [head] = String(field['key']).split('__');
+        const [head] = String(field['key']).split(/__|\[\]/);
         expect(trigger.operation.sample, `${trigger.key} sample lacks ${field['key']}`).toHaveProperty(head!);
       }
       for (const field of trigger.operation.inputFields ?? []) {

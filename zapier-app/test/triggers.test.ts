@@ -1,7 +1,7 @@
 import { signPayload } from '@threadwork/shared/webhooks';
 import nock from 'nock';
 import { describe, expect, it } from 'vitest';
-import { itemOutputFields } from '../src/triggers/rest-hook.ts';
+import { itemOutput, itemOutputFields } from '../src/triggers/rest-hook.ts';
 import {
   App,
   appTester,
@@ -14,14 +14,9 @@ import {
   zapierMessage,
 } from './helpers/auth.ts';
 import { strictNock } from './helpers/nock.ts';
+import { triggerOperation } from './helpers/triggers.ts';
 
-/** A trigger's operation function, as appTester takes it. */
-function op(key: string, name: string) {
-  const trigger = (App.triggers as unknown as Record<string, { operation: Record<string, unknown> }>)[key];
-  const fn = trigger?.operation[name];
-  if (typeof fn !== 'function') throw new Error(`no ${name} on trigger ${key}`);
-  return fn as never;
-}
+const op = triggerOperation;
 
 const TARGET_URL = 'https://hooks.zapier.test/hooks/standard/1/abc';
 
@@ -160,20 +155,68 @@ describe.each(V1_TRIGGERS)('$key (v1 $action)', ({ key, action, object, entity, 
     expect(zapierMessage(error)).toContain('not a task');
   });
 
-  it('lists real v1 items, newest first, as samples', async () => {
-    const query = entity === 'list_id' ? { listId: entityId } : { boardId: entityId };
-    const older = item('tsk_old', '2026-01-01T10:00:00.000Z', { completed: true, assignedToEmail: 'a@b.c' });
-    const newer = item('tsk_new', '2026-01-03T10:00:00.000Z', { completed: true, assignedToEmail: 'a@b.c' });
-    nock(ORIGIN, { reqheaders: { 'x-access-token': FRESH_TOKEN } })
-      .get('/api/v1/items')
-      .query(query)
-      .reply(200, [older, newer]);
-    const results = await appTester(op(key, 'performList'), {
+  const staticSamples = key === 'task_archived' || key === 'task_deleted';
+
+  it(
+    staticSamples
+      ? 'samples the static archived/deleted task (the API lists no archived or deleted task), making no request'
+      : 'samples at most the 10 newest items the event delivers, each shaped as a delivery',
+    async () => {
+      const query = entity === 'list_id' ? { listId: entityId } : { boardId: entityId };
+      const matching = Array.from({ length: 12 }, (_, index) =>
+        item(`tsk_${index}`, `2026-01-${String(index + 1).padStart(2, '0')}T10:00:00.000Z`, {
+          completed: true,
+          assignedTo: 'Ada',
+          assignedToEmail: 'ada@example.com',
+        }),
+      );
+      // Newest of all, but neither completed nor assigned: no sample of a completion or an assignment.
+      const plain = item('tsk_plain', '2026-02-01T10:00:00.000Z');
+      if (!staticSamples) {
+        nock(ORIGIN, { reqheaders: { 'x-access-token': FRESH_TOKEN } })
+          .get('/api/v1/items')
+          .query(query)
+          .reply(200, [...matching, plain]);
+      }
+      const results = await appTester(op(key, 'performList'), {
+        authData: authData(),
+        inputData: { [entity]: entityId },
+      });
+      const { sample } = trigger().operation as { sample: Record<string, unknown> };
+      if (staticSamples) {
+        expect(results).toEqual([sample]);
+        return;
+      }
+      const filtered = key === 'task_completed' || key === 'task_assigned';
+      const expected = filtered ? ['tsk_11', 'tsk_10', 'tsk_9'] : ['tsk_plain', 'tsk_11', 'tsk_10'];
+      expect(results).toHaveLength(10);
+      expect(results.slice(0, 3).map((result: { task_id: string }) => result.task_id)).toEqual(expected);
+      // The same keys as a delivery's output, and `id` stands for an event (unique), never the task's id.
+      const delivered = itemOutput(matching[0] as never, 'evt_1');
+      const ids = new Set<string>();
+      for (const result of results) {
+        expect(Object.keys(result).sort()).toEqual(Object.keys(delivered).sort());
+        expect(result.id).not.toBe(result.task_id);
+        expect(result.id).toMatch(/^evt_/);
+        ids.add(result.id);
+      }
+      expect(ids.size).toBe(10);
+    },
+  );
+
+  it('turning the Zap off succeeds when the hook is already gone', async () => {
+    mintsToken(jwt(1200, 'minted'));
+    nock(ORIGIN)
+      .post(`/api/v1/${object}/unsubscribe`, { subscriptionId: 'sub_gone' })
+      .reply(404, {
+        error: { code: 'not_found', message: 'subscription sub_gone was not found', request_id: 'r' },
+      });
+    const result = await appTester(op(key, 'performUnsubscribe'), {
       authData: authData(),
       inputData: { [entity]: entityId },
+      subscribeData: { id: 'sub_gone' },
     });
-    expect(results.map((result: { id: string }) => result.id)).toEqual(['tsk_new', 'tsk_old']);
-    expect(results[0].task_id).toBe('tsk_new');
+    expect(result).toEqual({});
   });
 
   it('has a sample with every output field', () => {
@@ -312,18 +355,78 @@ describe('new_thread_reply (v2 webhook)', () => {
     expect(zapierMessage(error)).toMatch(/Rejected a delivery/);
   });
 
-  it('lists inbox threads as samples', async () => {
-    nock(ORIGIN)
-      .get('/v2/email-threads')
-      .query({ q: 'in:inbox', limit: '10' })
-      .reply(200, {
-        data: [thread],
-        meta: { request_id: 'r', pagination: { next_cursor: null, has_more: false, limit: 10 } },
+  const withMessages = (linked: Array<{ id: string; title: string }>, id = thread.thread_id) => ({
+    data: {
+      ...thread,
+      thread_id: id,
+      linked_tasks: linked,
+      messages: [
+        { ...event.data.message, id: `${id}-2`, date: '2026-01-06T08:30:00.000Z' },
+        {
+          ...event.data.message,
+          id: `${id}-3`,
+          from: { email: 'ada@example.com', name: 'Ada' },
+          labels: ['SENT'],
+          date: '2026-01-06T09:00:00.000Z',
+        },
+      ],
+    },
+    meta: { request_id: 'r' },
+  });
+
+  it.each([
+    ['tasked', ['18c2f0a1b2c3d4e5']],
+    ['all', ['18c2f0a1b2c3d4e5', '18c2f0a1b2c3d4e6']],
+  ])(
+    'samples replies in scope %s as deliveries: sender, linked tasks, an event id',
+    async (scope, threadIds) => {
+      nock(ORIGIN)
+        .get('/v2/email-threads')
+        .query({ q: 'in:inbox', limit: '20' })
+        .reply(200, {
+          data: [thread, { ...thread, thread_id: '18c2f0a1b2c3d4e6' }],
+          meta: { request_id: 'r', pagination: { next_cursor: null, has_more: false, limit: 20 } },
+        });
+      nock(ORIGIN)
+        .get('/v2/email-threads/18c2f0a1b2c3d4e5')
+        .query({ include: 'messages' })
+        .reply(200, withMessages([{ id: 'tsk_1', title: 'Call Bob' }]));
+      nock(ORIGIN)
+        .get('/v2/email-threads/18c2f0a1b2c3d4e6')
+        .query({ include: 'messages' })
+        .reply(200, withMessages([], '18c2f0a1b2c3d4e6'));
+      const samples = await appTester(op('new_thread_reply', 'performList'), {
+        authData: authData(),
+        inputData: { scope },
       });
-    const [sample] = await appTester(op('new_thread_reply', 'performList'), {
+      expect(samples.map((sample: { thread_id: string }) => sample.thread_id)).toEqual(threadIds);
+      const [first] = samples;
+      // The newest message someone else sent (not Ada's own reply), shaped as a delivery's output.
+      expect(first).toMatchObject({
+        message_id: '18c2f0a1b2c3d4e5-2',
+        from_email: 'bob@stone.test',
+        from_name: 'Bob',
+        linked_task_ids: ['tsk_1'],
+        linked_task_titles: ['Call Bob'],
+      });
+      expect(first.id).toMatch(/^evt_/);
+      const [delivered] = await deliver(signPayload(body, SECRET));
+      expect(Object.keys(first).sort()).toEqual(Object.keys(delivered).sort());
+    },
+  );
+
+  it('turning the Zap off succeeds when the webhook is already gone', async () => {
+    mintsToken(jwt(1200, 'minted'));
+    nock(ORIGIN)
+      .delete('/v2/webhooks/subscriptions/wh_gone')
+      .reply(404, {
+        error: { code: 'not_found', message: 'webhook wh_gone was not found', request_id: 'r' },
+      });
+    const result = await appTester(op('new_thread_reply', 'performUnsubscribe'), {
       authData: authData(),
+      subscribeData: { id: 'wh_gone', secret: SECRET },
     });
-    expect(sample).toMatchObject({ thread_id: thread.thread_id, subject: 'Quote' });
+    expect(result).toEqual({});
   });
 });
 
@@ -435,7 +538,7 @@ describe('dropdowns', () => {
     fail(404, 'not_found');
     expect(await run()).toContain('Not found');
     fail(400, 'validation_error', [{ path: 'team_id', message: 'is required' }]);
-    expect(await run()).toContain('team_id: is required');
+    expect(await run()).toContain('Team: is required');
     nock(ORIGIN)
       .get('/v2/teams')
       .query(true)

@@ -1,5 +1,5 @@
 import { defineAction } from './define.ts';
-import { taskField } from './fields.ts';
+import { memberField, taskFields } from './fields.ts';
 import { assignmentChange } from './resources.ts';
 
 // v2 has no assignment endpoint: this is the v1 items/assignTask action.
@@ -8,15 +8,7 @@ export default defineAction({
   noun: 'Task',
   label: 'Assign Task',
   description: "Updates a task's assignee to a member of its board.",
-  inputFields: [
-    taskField(),
-    {
-      key: 'assignee_email',
-      label: 'Assignee Email',
-      required: true,
-      helpText: 'The email of a member of the task’s board, e.g. `bob@example.com`.',
-    },
-  ],
+  inputFields: [...taskFields(), memberField()],
   resource: assignmentChange,
   perform: async ({ input, v1, idempotencyKey }) => {
     const id = input.required('task_id');

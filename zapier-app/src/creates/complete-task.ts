@@ -1,5 +1,5 @@
 import { defineAction } from './define.ts';
-import { taskField } from './fields.ts';
+import { taskFields } from './fields.ts';
 import { task } from './resources.ts';
 
 export default defineAction({
@@ -7,7 +7,7 @@ export default defineAction({
   noun: 'Task',
   label: 'Mark Task Complete',
   description: 'Updates a task to completed.',
-  inputFields: [taskField()],
+  inputFields: taskFields(),
   resource: task,
   perform: ({ input, v2, idempotencyKey }) =>
     v2().tasks.complete(input.required('task_id'), { idempotencyKey: idempotencyKey() }),

@@ -10,6 +10,7 @@ import {
   teamField,
   threadField,
 } from './fields.ts';
+import { requireListOnBoard } from './list-on-board.ts';
 import { task } from './resources.ts';
 
 export default defineAction({
@@ -42,17 +43,20 @@ export default defineAction({
     ...placementFields,
   ],
   resource: task,
-  perform: ({ input, v2, idempotencyKey }) =>
-    v2().tasks.create(
+  perform: async (context) => {
+    const { input, v2, idempotencyKey } = context;
+    await requireListOnBoard(context);
+    return v2().tasks.create(
       defined({
         list_id: input.required('list_id'),
         thread_id: input.required('thread_id'),
         title: input.text('title'),
         archive: input.boolean('archive'),
         notes: input.body('notes'),
-        due_at: input.text('due_at'),
+        due_at: input.datetime('due_at'),
         ...placement(input),
       }),
       { idempotencyKey: idempotencyKey() },
-    ),
+    );
+  },
 });

@@ -11,16 +11,18 @@ export const contactIdField: InputField = {
   key: 'contact_id',
   label: 'Contact',
   required: true,
+  dynamic: 'contacts.id.name',
   search: 'find_contact.id',
-  helpText: 'The contact: map its ID (e.g. `con_bob`), or add a Find Contact search step.',
+  helpText: 'The contact: pick one, map its ID (e.g. `con_bob`), or add a Find Contact search step.',
 };
 
 export const companyIdField: InputField = {
   key: 'company_id',
   label: 'Company',
   required: true,
+  dynamic: 'companies.id.name',
   search: 'find_company.id',
-  helpText: 'The company: map its ID (e.g. `cmp_stone`), or add a Find Company search step.',
+  helpText: 'The company: pick one, map its ID (e.g. `cmp_stone`), or add a Find Company search step.',
 };
 
 const tagsField = (what: string): InputField => ({
@@ -63,8 +65,10 @@ export function contactFields(mode: 'create' | 'update'): InputField[] {
       key: 'company_id',
       label: 'Company',
       required: false,
+      dynamic: 'companies.id.name',
       search: 'find_company.id',
-      helpText: 'Link the contact to this company: map its ID (e.g. `cmp_stone`) or add a Find Company step.',
+      helpText:
+        'Link the contact to this company: pick one, map its ID (e.g. `cmp_stone`) or add a Find Company step.',
     },
     ...(mode === 'create'
       ? [

@@ -1,15 +1,20 @@
-import type { LegacyClient, ThreadworkClient } from '@threadwork/shared';
+import { randomUUID } from 'node:crypto';
+import type { LegacyClient, Task, ThreadworkClient } from '@threadwork/shared';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { v1Client, v2Client } from '../lib/clients.ts';
-import { withZapierErrors } from '../lib/errors.ts';
-import { idempotencyKey } from '../lib/idempotency.ts';
-import { type InputField, Inputs } from './fields.ts';
-import type { OutputField, Resource } from './resources.ts';
+import { type ErrorContext, withZapierErrors } from '../lib/errors.ts';
+import { DEDUPE_KEY, MAX_ONCE_ATTEMPTS, onceKey, runKey, spentKey } from '../lib/idempotency.ts';
+import { dedupeKeyField, type InputField, Inputs } from './fields.ts';
+import { type OutputField, type Resource, task } from './resources.ts';
+import { withFieldLabels } from './task-output.ts';
 
 /**
  * The one shape every action (create) and search is built from: display texts, input fields, the resource
  * it returns (sample and output fields) and a `perform` that gets the clients, the read inputs and the
- * step's Idempotency-Key. Errors from the service become Zapier errors with a human message here, once.
+ * step's Idempotency-Key. Built here, once, for every operation (docs/zapier-actions.md):
+ * - every action gets the optional "Only Once Per" input (`dedupe_key`) and its keys from `idempotencyKey()`
+ *   (one per run of the step, or derived from that input; see lib/idempotency.ts);
+ * - errors from the service become Zapier errors with a human message naming inputs by their labels.
  */
 
 /** Input fields computed when the Zap editor asks (e.g. a board's custom fields); may call the service. */
@@ -24,8 +29,9 @@ export interface ActionContext {
   /** The v1 client over `z.request`, for the operations only v1 has. */
   v1(): LegacyClient;
   /**
-   * Derived from the step's inputs, so a replayed step repeats nothing. `variant` tells apart the requests
-   * of one step that must not share a key (e.g. a second attempt that must run anew).
+   * This run's Idempotency-Key: the same for every call within one run (the client's retries resend it),
+   * new for the next run, unless the user set "Only Once Per". `variant` tells apart the separate writes of
+   * one run that must not share a key (e.g. a second attempt that must run anew).
    */
   idempotencyKey(variant?: string): string;
 }
@@ -61,39 +67,82 @@ export interface Operation<R = unknown> {
   };
 }
 
-function contextOf(key: string, z: ZObject, bundle: Bundle): ActionContext {
+function contextOf(key: string, z: ZObject, bundle: Bundle, attempt: number): ActionContext {
   const inputData = (bundle.inputData ?? {}) as Record<string, unknown>;
+  const input = new Inputs(inputData);
+  const once = input.text(DEDUPE_KEY);
+  const run = randomUUID();
   return {
     z,
     bundle,
-    input: new Inputs(inputData),
+    input,
     v2: () => v2Client(z, bundle),
     v1: () => v1Client(z, bundle),
     idempotencyKey: (variant) =>
-      idempotencyKey(key, variant === undefined ? inputData : { ...inputData, '#variant': variant }),
+      once === undefined ? runKey(key, run, variant) : onceKey(key, once, attempt, variant),
   };
 }
 
-function define<T, R>(spec: OperationSpec<T>, perform: (context: ActionContext) => Promise<R>): Operation<R> {
+/** What error messages need of a step: each input's label, and the values the user gave. */
+function errorContext(inputFields: OperationSpec<unknown>['inputFields'], bundle: Bundle): ErrorContext {
+  const labels: Record<string, string> = {};
+  const types: Record<string, string | undefined> = {};
+  for (const field of inputFields) {
+    if (typeof field === 'function') continue;
+    labels[field.key] = field.label;
+    types[field.key] = field.type;
+  }
+  return { labels, types, inputs: (bundle.inputData ?? {}) as Record<string, unknown> };
+}
+
+function define<T, R>(
+  spec: OperationSpec<T>,
+  inputFields: OperationSpec<T>['inputFields'],
+  perform: (context: ActionContext) => Promise<R>,
+): Operation<R> {
   return {
     key: spec.key,
     noun: spec.noun,
     display: { label: spec.label, description: spec.description },
     operation: {
-      inputFields: spec.inputFields,
-      perform: withZapierErrors((z, bundle) => perform(contextOf(spec.key, z, bundle))),
+      inputFields,
+      perform: withZapierErrors(
+        async (z, bundle) => {
+          const once = new Inputs(bundle.inputData as Record<string, unknown>).text(DEDUPE_KEY) !== undefined;
+          // With "Only Once Per", an attempt whose key is spent (a replayed failure, or other inputs under the
+          // same value) gives way to the next attempt's key; the last attempt's answer stands.
+          for (let attempt = 0; ; attempt++) {
+            try {
+              const result = await perform(contextOf(spec.key, z, bundle, attempt));
+              return spec.resource === (task as Resource<unknown>)
+                ? await labelled(z, bundle, result)
+                : result;
+            } catch (error) {
+              if (!once || attempt + 1 >= MAX_ONCE_ATTEMPTS || !spentKey(error)) throw error;
+            }
+          }
+        },
+        (bundle) => errorContext(inputFields, bundle),
+      ),
       sample: spec.resource.sample as Record<string, unknown>,
       outputFields: spec.resource.outputFields,
     },
   };
 }
 
+/** A task (or tasks) with its custom fields' names and option labels (creates/task-output.ts). */
+async function labelled<R>(z: ZObject, bundle: Bundle, result: R): Promise<R> {
+  const client = v2Client(z, bundle);
+  if (Array.isArray(result)) return (await withFieldLabels(client, result as Task[])) as R;
+  return (await withFieldLabels(client, [result as Task]))[0] as R;
+}
+
 /** An action: returns one object, the v2 object's own fields at the top level. */
 export function defineAction<T extends object>(spec: ActionSpec<T>): Operation<T> {
-  return define(spec, spec.perform);
+  return define(spec, [...spec.inputFields, dedupeKeyField], spec.perform);
 }
 
 /** A search: returns the matches, best first (Zapier uses the first). */
 export function defineSearch<T extends object>(spec: SearchSpec<T>): Operation<T[]> {
-  return define(spec, spec.perform);
+  return define(spec, spec.inputFields, spec.perform);
 }

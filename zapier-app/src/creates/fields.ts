@@ -70,9 +70,39 @@ export const taskField = idField({
   key: 'task_id',
   label: 'Task',
   required: true,
+  dynamic: 'tasks.id.title',
   search: 'find_task.id',
   helpText:
-    'The task: map its ID from an earlier step (e.g. `tsk_01hq3v7c9e8f`), or add a Find Task search step.',
+    'The task: pick one (choose its board first, or its list), map its ID from an earlier step (e.g. `tsk_01hq3v7c9e8f`), or add a Find Task search step.',
+});
+
+/**
+ * A task picked from its board: Team and Board (both optional) narrow the Task dropdown, which lists the
+ * chosen board's tasks. A mapped task ID needs neither.
+ */
+export function taskFields(options: Options = {}): InputField[] {
+  return [
+    teamField(),
+    boardField({
+      helpText:
+        "The task's board, whose tasks the Task dropdown lists (choose a team first), e.g. `brd_roadmap`. Not needed when you map a task ID.",
+    }),
+    taskField(options),
+  ];
+}
+
+/**
+ * A member of the task's board, by email: the dropdown lists the members of the chosen board (or of the
+ * chosen task's board), and a Find Board Member search step finds one by email.
+ */
+export const memberField = idField({
+  key: 'assignee_email',
+  label: 'Assignee',
+  required: true,
+  dynamic: 'members.email.display_name',
+  search: 'find_member.email',
+  helpText:
+    "A member of the task's board: pick one, map an email (e.g. `bob@example.com`), or add a Find Board Member search step.",
 });
 
 export const threadField = idField({
@@ -85,6 +115,21 @@ export const threadField = idField({
     'The mailbox thread: pick a recent one, or map its hex ID (e.g. `18c2f0a1b2c3d4e5`), or add a Find Email Thread search step.',
 });
 
+/**
+ * "Only Once Per", added to every action by `defineAction` (creates/define.ts). Empty (the default), every
+ * run of the step acts; set, runs with the same value act once within 24 hours (lib/idempotency.ts).
+ */
+export const dedupeKeyField: InputField = {
+  key: 'dedupe_key',
+  label: 'Only Once Per',
+  required: false,
+  helpText:
+    'Leave empty and the step acts every time it runs. To act only once per trigger item even when Zapier ' +
+    'replays the Zap run, map something unique to that item here, e.g. the trigger’s `Event ID` or `Message ID`: ' +
+    'runs with the same value within 24 hours act once and repeat the first result. If a Zap has two steps of ' +
+    'this action, give each a different value (e.g. `{{Event ID}}-a`).',
+};
+
 /** A task's notes, free text; `example` shows a value in the help text. */
 export const notesField = (example: string): InputField => ({
   key: 'notes',
@@ -94,13 +139,13 @@ export const notesField = (example: string): InputField => ({
   helpText: `Free text shown on the task, e.g. \`${example}\``,
 });
 
-/** When a task is due; `example` shows a value Zapier can read, after the ISO form. */
+/** When a task is due; `example` shows a value Zapier can read. */
 export const dueAtField = (example: string): InputField => ({
   key: 'due_at',
-  label: 'Due At',
+  label: 'Due Date',
   type: 'datetime',
   required: false,
-  helpText: `When the task is due, e.g. \`2026-01-09T17:00:00Z\` or \`${example}\`.`,
+  helpText: `When the task is due, e.g. \`2026-03-01\`, \`2026-01-09 17:00\` or \`${example}\`.`,
 });
 
 const POSITIONS = ['top', 'bottom'] as const;
@@ -124,8 +169,10 @@ export const placementFields: InputField[] = [
     key: 'after_task_id',
     label: 'Place Below Task',
     required: false,
+    dynamic: 'tasks.id.title',
     search: 'find_task.id',
-    helpText: 'Place the task directly below this task (e.g. `tsk_01hq3v7c9e8a`); wins over Position.',
+    helpText:
+      'Place the task directly below this task of the list: pick one or map its ID (e.g. `tsk_01hq3v7c9e8a`); wins over Position.',
   },
 ];
 
@@ -143,14 +190,15 @@ function titleCase(value: string): string {
 
 export const SHADE_CHOICES = SHADES.map((shade) => ({
   value: shade,
-  label: shade === 'none' ? 'None (Clear the Colour)' : titleCase(shade),
+  label: shade === 'none' ? 'None (Clear the Color)' : titleCase(shade),
   sample: shade,
 }));
 
 const TRUE_WORDS = new Set(['true', 'yes', 'y', '1', 'on']);
 const FALSE_WORDS = new Set(['false', 'no', 'n', '0', 'off']);
 
-function invalid(key: string, message: string): RequestValidationError {
+/** A validation error about one input (by its key; the message shows the input's label). */
+export function invalid(key: string, message: string): RequestValidationError {
   return new RequestValidationError({
     message: `${key}: ${message}`,
     code: 'validation_error',
@@ -186,6 +234,21 @@ export class Inputs {
     if (typeof value === 'string') return value;
     if (typeof value === 'number' || typeof value === 'boolean') return String(value);
     throw invalid(key, 'must be text');
+  }
+
+  /**
+   * A date and time as the service takes it (UTC, e.g. `2026-03-01T00:00:00.000Z`): Zapier hands back what
+   * it understood of "next Friday 5pm"; a mapped `2026-03-01` or any date JavaScript reads is accepted too.
+   */
+  datetime(key: string): string | undefined {
+    const value = this.text(key);
+    if (value === undefined) return undefined;
+    const time = Date.parse(value);
+    if (Number.isNaN(time)) throw invalid(key, "use a date like 2026-03-01 or 'next Friday 5pm'");
+    // A full date-time with its zone goes as it was given; anything else as the UTC time it names.
+    return /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(value)
+      ? value
+      : new Date(time).toISOString();
   }
 
   required(key: string): string {

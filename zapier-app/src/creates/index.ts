@@ -1,5 +1,6 @@
 import type { Create } from 'zapier-platform-core';
 import analyzeThread from './analyze-thread.ts';
+import archiveTask from './archive-task.ts';
 import assignTask from './assign-task.ts';
 import changeLabels from './change-labels.ts';
 import completeTask from './complete-task.ts';
@@ -10,6 +11,7 @@ import createDraft from './create-draft.ts';
 import createList from './create-list.ts';
 import createTask from './create-task.ts';
 import createTaskFromThread from './create-task-from-thread.ts';
+import deleteTask from './delete-task.ts';
 import linkThread from './link-thread.ts';
 import markTaskIncomplete from './mark-task-incomplete.ts';
 import moveTask from './move-task.ts';
@@ -37,6 +39,8 @@ const creates: Create[] = [
   setTaskColor,
   setCustomFields,
   linkThread,
+  archiveTask,
+  deleteTask,
   createBoard,
   createList,
   createContact,

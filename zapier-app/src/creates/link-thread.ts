@@ -1,5 +1,5 @@
 import { defineAction } from './define.ts';
-import { defined, taskField, threadField } from './fields.ts';
+import { defined, taskFields, threadField } from './fields.ts';
 import { linkThreadResult } from './resources.ts';
 
 export default defineAction({
@@ -9,7 +9,7 @@ export default defineAction({
   description:
     'Creates a link between a task and a mailbox thread (linking one already linked changes nothing).',
   inputFields: [
-    taskField(),
+    ...taskFields(),
     threadField(),
     {
       key: 'archive',

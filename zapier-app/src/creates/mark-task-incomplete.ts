@@ -1,5 +1,5 @@
 import { defineAction } from './define.ts';
-import { taskField } from './fields.ts';
+import { taskFields } from './fields.ts';
 import { completionChange } from './resources.ts';
 
 // v2 has no "uncomplete": this is the v1 items/markIncomplete action (a v1 item id is the v2 task id).
@@ -8,7 +8,7 @@ export default defineAction({
   noun: 'Task',
   label: 'Mark Task Incomplete',
   description: 'Updates a completed task back to not completed.',
-  inputFields: [taskField()],
+  inputFields: taskFields(),
   resource: completionChange,
   perform: async ({ input, v1, idempotencyKey }) => {
     const id = input.required('task_id');

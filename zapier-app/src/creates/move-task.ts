@@ -8,6 +8,7 @@ import {
   taskField,
   teamField,
 } from './fields.ts';
+import { requireListOnBoard } from './list-on-board.ts';
 import { task } from './resources.ts';
 
 export default defineAction({
@@ -17,9 +18,12 @@ export default defineAction({
   description:
     'Updates a task by moving it to another list (on any board you can reach), at the top by default.',
   inputFields: [
-    taskField(),
     teamField(),
-    boardField(),
+    boardField({
+      helpText:
+        "The board whose tasks the Task dropdown lists and whose lists the Destination List dropdown lists (choose a team first), e.g. `brd_roadmap`. Pick another board's list by mapping its ID.",
+    }),
+    taskField(),
     listField({
       label: 'Destination List',
       helpText:
@@ -28,13 +32,16 @@ export default defineAction({
     ...placementFields,
   ],
   resource: task,
-  perform: ({ input, v2, idempotencyKey }) =>
-    v2().tasks.move(
+  perform: async (context) => {
+    const { input, v2, idempotencyKey } = context;
+    await requireListOnBoard(context);
+    return v2().tasks.move(
       input.required('task_id'),
       defined({
         list_id: input.required('list_id'),
         ...placement(input),
       }),
       { idempotencyKey: idempotencyKey() },
-    ),
+    );
+  },
 });

@@ -1,6 +1,6 @@
 import { ThreadworkError } from '@threadwork/shared';
 import { defineAction } from './define.ts';
-import { defined, placement, placementFields, taskField } from './fields.ts';
+import { defined, placement, placementFields, taskFields } from './fields.ts';
 import { reorderResult } from './resources.ts';
 
 export default defineAction({
@@ -8,7 +8,7 @@ export default defineAction({
   noun: 'Task',
   label: 'Reorder Task',
   description: 'Updates the position of a task within its list (its priority).',
-  inputFields: [taskField(), ...placementFields],
+  inputFields: [...taskFields(), ...placementFields],
   resource: reorderResult,
   perform: async ({ input, v2, idempotencyKey }) => {
     const id = input.required('task_id');

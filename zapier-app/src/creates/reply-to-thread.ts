@@ -21,7 +21,7 @@ export default defineAction({
         { value: 'reply_all', label: 'Everyone on the Thread', sample: 'reply_all' },
       ],
       helpText:
-        'Who gets the reply, e.g. `reply_all`: `reply` (the default) answers the sender, honouring Reply-To; `reply_all` keeps the To and Cc audience.',
+        'Who gets the reply, e.g. `reply_all`: `reply` (the default) answers the sender, honoring Reply-To; `reply_all` keeps the To and Cc audience.',
     },
   ],
   resource: sentMessage,

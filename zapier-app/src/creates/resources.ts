@@ -41,7 +41,7 @@ export const task: Resource<Task> = {
     list_name: 'To do',
     completed: false,
     shade: 'none',
-    custom_fields: [{ field_id: 'cf_priority', value: ['opt_high'] }],
+    custom_fields: [{ field_id: 'cf_priority', value: ['opt_high'], name: 'Priority', labels: ['High'] }],
     due_at: '2026-01-09T17:00:00.000Z',
     created_at: '2026-01-05T10:00:00.000Z',
     thread_ids: ['18c2f0a1b2c3d4e5'],
@@ -58,28 +58,30 @@ export const task: Resource<Task> = {
     { key: 'id', label: 'Task ID' },
     { key: 'title', label: 'Title' },
     { key: 'notes', label: 'Notes' },
-    { key: 'content_type', label: 'Card Type' },
+    { key: 'content_type', label: 'Card Kind (Task or Sale)' },
     { key: 'board_id', label: 'Board ID' },
     { key: 'board_name', label: 'Board Name' },
     { key: 'list_id', label: 'List ID' },
     { key: 'list_name', label: 'List Name' },
     { key: 'completed', label: 'Completed', type: 'boolean' },
-    { key: 'shade', label: 'Colour' },
-    { key: 'due_at', label: 'Due At', type: 'datetime' },
+    { key: 'shade', label: 'Color' },
+    { key: 'due_at', label: 'Due Date', type: 'datetime' },
     { key: 'created_at', label: 'Created At', type: 'datetime' },
     { key: 'thread_ids', label: 'Linked Thread IDs' },
     { key: 'contact_id', label: 'Contact ID' },
     { key: 'assignee__name', label: 'Assignee Name' },
     { key: 'assignee__email', label: 'Assignee Email' },
-    { key: 'first_thread__title', label: 'First Thread Subject' },
-    { key: 'first_thread__received_at', label: 'First Thread Received At', type: 'datetime' },
-    { key: 'first_thread__from', label: 'First Thread From' },
+    { key: 'first_thread__title', label: 'First Email Subject' },
+    { key: 'first_thread__received_at', label: 'First Email Received At', type: 'datetime' },
+    { key: 'first_thread__from', label: 'First Email From' },
     { key: 'deal__value', label: 'Deal Value', type: 'number' },
     { key: 'deal__source', label: 'Deal Source' },
     { key: 'deal__close_date', label: 'Deal Close Date', type: 'datetime' },
     { key: 'deal__loss_reason', label: 'Deal Loss Reason' },
     { key: 'custom_fields[]field_id', label: 'Custom Field IDs' },
+    { key: 'custom_fields[]name', label: 'Custom Field Names' },
     { key: 'custom_fields[]value', label: 'Custom Field Values' },
+    { key: 'custom_fields[]labels', label: 'Custom Field Option Labels' },
   ],
 };
 
@@ -94,7 +96,7 @@ export const board: Resource<Board> = {
   },
   outputFields: [
     { key: 'id', label: 'Board ID' },
-    { key: 'name', label: 'Name' },
+    { key: 'name', label: 'Board Name' },
     { key: 'board_type', label: 'Board Type' },
     { key: 'template', label: 'Template' },
     { key: 'team_id', label: 'Team ID' },
@@ -108,7 +110,7 @@ export const list: Resource<List> = {
   sample: { id: 'lst_todo', name: 'To do', board_id: 'brd_roadmap' },
   outputFields: [
     { key: 'id', label: 'List ID' },
-    { key: 'name', label: 'Name' },
+    { key: 'name', label: 'List Name' },
     { key: 'board_id', label: 'Board ID' },
   ],
 };
@@ -236,11 +238,11 @@ export const analysis: Resource<ThreadAnalysis> = {
   },
   outputFields: [
     { key: 'thread_id', label: 'Thread ID' },
-    { key: 'message_id', label: 'Analysed Message ID' },
+    { key: 'message_id', label: 'Analyzed Message ID' },
     { key: 'urgency', label: 'Urgency' },
     { key: 'sentiment', label: 'Sentiment' },
     { key: 'status', label: 'Reply Status' },
-    { key: 'analyzed_at', label: 'Analysed At', type: 'datetime' },
+    { key: 'analyzed_at', label: 'Analyzed At', type: 'datetime' },
     { key: 'model', label: 'Model' },
   ],
 };
@@ -268,6 +270,36 @@ export interface CompletionChange {
   id: string;
   completed: boolean;
 }
+
+/** A board member as the Find Board Member search returns it: `id` is the member's user id. */
+export interface BoardMemberOutput {
+  id: string;
+  email: string;
+  display_name: string | null;
+}
+
+export const boardMember: Resource<BoardMemberOutput> = {
+  sample: { id: 'usr_bob', email: 'bob@example.com', display_name: 'Bob Stone' },
+  outputFields: [
+    { key: 'id', label: 'User ID' },
+    { key: 'email', label: 'Email' },
+    { key: 'display_name', label: 'Name' },
+  ],
+};
+
+/** What delete_task returns: the service's answer, the deleted task's id. */
+export interface DeletedTask {
+  id: string;
+  deleted: true;
+}
+
+export const deletedTask: Resource<DeletedTask> = {
+  sample: { id: 'tsk_01hq3v7c9e8f', deleted: true },
+  outputFields: [
+    { key: 'id', label: 'Task ID' },
+    { key: 'deleted', label: 'Deleted', type: 'boolean' },
+  ],
+};
 
 export interface AssignmentChange {
   id: string;

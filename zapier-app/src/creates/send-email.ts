@@ -7,7 +7,8 @@ export default defineAction({
   key: 'send_email',
   noun: 'Email',
   label: 'Send Email',
-  description: 'Creates and sends an email from the connected mailbox, optionally within an existing thread.',
+  description:
+    'Creates and sends an email from the connected mailbox, optionally within an existing thread (the connection\'s API key needs the "Send email" permission).',
   inputFields: [
     ...recipientFields({ toRequired: true }),
     subjectField({ required: true }),

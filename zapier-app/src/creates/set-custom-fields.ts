@@ -11,6 +11,7 @@ import { withZapierErrors } from '../lib/errors.ts';
 import { type DynamicFields, defineAction } from './define.ts';
 import { boardField, type InputField, Inputs, taskField, teamField } from './fields.ts';
 import { task } from './resources.ts';
+import { withFieldLabels } from './task-output.ts';
 
 /** Each custom field of the chosen board is one input, keyed `custom_field__<field_id>`. */
 export const CUSTOM_FIELD_PREFIX = 'custom_field__';
@@ -25,7 +26,8 @@ async function boardFields(client: ThreadworkClient, boardId: string): Promise<C
   return fields;
 }
 
-function inputFieldOf(field: CustomField): InputField {
+/** `emptyMeans` ends each help text: what an input left empty does (keep the value, or leave it unset). */
+function inputFieldOf(field: CustomField, emptyMeans: string): InputField {
   const base = {
     key: `${CUSTOM_FIELD_PREFIX}${field.id}`,
     label: field.name,
@@ -33,7 +35,7 @@ function inputFieldOf(field: CustomField): InputField {
     // Read back in perform (bundle.meta.inputFields), so values are sent as their type without a lookup.
     meta: { field_type: field.type },
   };
-  const keep = 'Leave empty to keep the current value.';
+  const keep = emptyMeans;
   if (isOptionType(field.type)) {
     const options = field.options ?? [];
     const many = MULTI_OPTION_TYPES.has(field.type);
@@ -58,13 +60,18 @@ function inputFieldOf(field: CustomField): InputField {
   }
 }
 
-/** The board's custom fields as inputs; AI-managed fields are read-only, so they are left out. */
-const customFieldInputs: DynamicFields = withZapierErrors(async (z: ZObject, bundle: Bundle) => {
-  const boardId = new Inputs(bundle.inputData as Record<string, unknown>).text('board_id');
-  if (boardId === undefined) return [];
-  const fields = await boardFields(v2Client(z, bundle), boardId);
-  return fields.filter((field) => !field.ai).map(inputFieldOf);
-});
+/**
+ * The chosen board's custom fields as inputs (none until a board is chosen); AI-managed fields are
+ * read-only, so they are left out.
+ */
+export function customFieldInputs(emptyMeans: string): DynamicFields {
+  return withZapierErrors(async (z: ZObject, bundle: Bundle) => {
+    const boardId = new Inputs(bundle.inputData as Record<string, unknown>).text('board_id');
+    if (boardId === undefined) return [];
+    const fields = await boardFields(v2Client(z, bundle), boardId);
+    return fields.filter((field) => !field.ai).map((field) => inputFieldOf(field, emptyMeans));
+  });
+}
 
 function invalid(key: string, message: string): RequestValidationError {
   return new RequestValidationError({
@@ -88,7 +95,7 @@ function fieldValue(
   key: string,
   field: FieldShape,
 ): CustomFieldValueInput['value'] | undefined {
-  const name = field.name === undefined ? key : `${field.name} (${key})`;
+  const name = field.name ?? key;
   if (isOptionType(field.type)) {
     const picked = input.list(key);
     if (picked === undefined || field.options === undefined) return picked;
@@ -149,7 +156,7 @@ export default defineAction({
         "The task's board, whose custom fields appear below (choose a team first), or map a board ID (e.g. `brd_roadmap`).",
     }),
     taskField(),
-    customFieldInputs,
+    customFieldInputs('Leave empty to keep the current value.'),
   ],
   resource: task,
   // Each value is sent as its field's type (option ids, number, yes/no). The types come with the inputs
@@ -158,29 +165,51 @@ export default defineAction({
   perform: async ({ bundle, input, v2, idempotencyKey }) => {
     const taskId = input.required('task_id');
     const client = v2();
-    const keys = input
-      .entries()
-      .map(([key]) => key)
-      .filter((key) => key.startsWith(CUSTOM_FIELD_PREFIX));
-    const fields =
-      offeredTypes(bundle, keys) ??
-      new Map<string, FieldShape>(
-        (await boardFields(client, input.required('board_id'))).map((field) => [field.id, field]),
-      );
-    const values: CustomFieldValueInput[] = [];
-    for (const key of keys) {
-      const fieldId = key.slice(CUSTOM_FIELD_PREFIX.length);
-      const field = fields.get(fieldId);
-      if (field === undefined) throw invalid(key, `the board has no custom field ${fieldId}`);
-      const value = fieldValue(input, key, field);
-      if (value === undefined) continue;
-      if (field.ai === true)
-        throw invalid(`${field.name} (${key})`, 'is managed by the AI and cannot be set');
-      values.push({ field_id: fieldId, value });
-    }
+    const { values, read } = await customFieldValues(bundle, input, client, () => input.required('board_id'));
     if (values.length === 0) {
       throw invalid('custom_fields', 'fill in at least one custom field to change');
     }
-    return client.tasks.update(taskId, { custom_fields: values }, { idempotencyKey: idempotencyKey() });
+    const updated = await client.tasks.update(
+      taskId,
+      { custom_fields: values },
+      { idempotencyKey: idempotencyKey() },
+    );
+    // The board's fields, when read above, also give the option labels of the answer.
+    const known =
+      read === undefined || updated.board_id === null ? undefined : new Map([[updated.board_id, read]]);
+    return (await withFieldLabels(client, [updated], known))[0] ?? updated;
   },
 });
+
+/**
+ * The custom-field values the step's inputs give, each as its field's type; empty inputs are left out. The
+ * types come with the inputs (field meta); a step without them reads the board's fields (`boardId` says
+ * which board, and may refuse when there is none), and hands them back as `read` (they also give the option
+ * labels of the answer).
+ */
+export async function customFieldValues(
+  bundle: Bundle,
+  input: Inputs,
+  client: ThreadworkClient,
+  boardId: () => string,
+): Promise<{ values: CustomFieldValueInput[]; read: CustomField[] | undefined }> {
+  const keys = input
+    .entries()
+    .map(([key]) => key)
+    .filter((key) => key.startsWith(CUSTOM_FIELD_PREFIX));
+  if (keys.length === 0) return { values: [], read: undefined };
+  const offered = offeredTypes(bundle, keys);
+  const read = offered === undefined ? await boardFields(client, boardId()) : undefined;
+  const fields = offered ?? new Map<string, FieldShape>((read ?? []).map((field) => [field.id, field]));
+  const values: CustomFieldValueInput[] = [];
+  for (const key of keys) {
+    const fieldId = key.slice(CUSTOM_FIELD_PREFIX.length);
+    const field = fields.get(fieldId);
+    if (field === undefined) throw invalid(key, `the board has no custom field ${fieldId}`);
+    const value = fieldValue(input, key, field);
+    if (value === undefined) continue;
+    if (field.ai === true) throw invalid(field.name ?? key, 'is managed by the AI and cannot be set');
+    values.push({ field_id: fieldId, value });
+  }
+  return { values, read };
+}

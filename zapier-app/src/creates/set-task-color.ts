@@ -1,21 +1,21 @@
 import { SHADES } from '@threadwork/shared';
 import { defineAction } from './define.ts';
-import { SHADE_CHOICES, taskField } from './fields.ts';
+import { SHADE_CHOICES, taskFields } from './fields.ts';
 import { task } from './resources.ts';
 
 export default defineAction({
   key: 'set_task_color',
   noun: 'Task',
-  label: 'Set Task Colour',
-  description: 'Updates the colour (shade) of a task; None clears it.',
+  label: 'Set Task Color',
+  description: 'Updates the color (shade) of a task; None clears it.',
   inputFields: [
-    taskField(),
+    ...taskFields(),
     {
       key: 'shade',
-      label: 'Colour',
+      label: 'Color',
       required: true,
       choices: SHADE_CHOICES,
-      helpText: 'The colour of the card, e.g. `red`; `none` clears it.',
+      helpText: 'The color of the card, e.g. `red`; `none` clears it.',
     },
   ],
   resource: task,

@@ -22,7 +22,7 @@ export default defineAction({
   perform: ({ input, v2, idempotencyKey }) =>
     v2().emailThreads.snooze(
       input.required('thread_id'),
-      { until: input.required('until') },
+      { until: input.datetime('until') ?? input.required('until') },
       { idempotencyKey: idempotencyKey() },
     ),
 });

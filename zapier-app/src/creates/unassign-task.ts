@@ -1,5 +1,5 @@
 import { defineAction } from './define.ts';
-import { taskField } from './fields.ts';
+import { memberField, taskFields } from './fields.ts';
 import { unassignment } from './resources.ts';
 
 // v1 items/unassignTask needs the current assignee's email: with the task alone, the app reads the task
@@ -10,14 +10,13 @@ export default defineAction({
   label: 'Unassign Task',
   description: 'Updates a task so that nobody is assigned to it.',
   inputFields: [
-    taskField(),
-    {
-      key: 'assignee_email',
-      label: 'Current Assignee Email',
+    ...taskFields(),
+    memberField({
+      label: 'Current Assignee',
       required: false,
       helpText:
-        'Leave empty and the app finds who is assigned; give it (e.g. `bob@example.com`) to unassign only that member.',
-    },
+        'Leave empty and the app finds who is assigned; pick or map a member (e.g. `bob@example.com`) to unassign only that member.',
+    }),
   ],
   resource: unassignment,
   perform: async ({ input, v1, v2, idempotencyKey }) => {
@@ -25,9 +24,7 @@ export default defineAction({
     const given = input.text('assignee_email');
     const email = given ?? (await v2().tasks.get(id)).assignee?.email ?? undefined;
     if (email === undefined) return { id, assignee_email: null, unassigned_email: null };
-    // A looked-up assignee is part of the key: the same step run after a reassignment unassigns the new one.
-    const key = given === undefined ? idempotencyKey(email) : idempotencyKey();
-    await v1().unassignTask(id, email, { idempotencyKey: key });
+    await v1().unassignTask(id, email, { idempotencyKey: idempotencyKey() });
     return { id, assignee_email: null, unassigned_email: email };
   },
 });

@@ -1,9 +1,12 @@
 /**
  * The shared typed clients, run over Zapier's `z.request`: every request shows in Zapier's logs and passes
  * through the app's auth middleware (which adds the session token and refreshes it before it expires).
- * One attempt per call: inside a Zap, retries are Zapier's.
+ *
+ * Within one run the client retries what may be retried (no answer, a 5xx, 409 `idempotency_in_progress`),
+ * resending the same Idempotency-Key, so a lost answer never makes a step act twice (lib/idempotency.ts).
+ * Zapier's own answers to a 401 and a 429 are not retried here: Zapier renews the token or reruns later.
  */
-import { LegacyClient, ThreadworkClient } from '@threadwork/shared';
+import { LegacyClient, ThreadworkClient, ThreadworkError } from '@threadwork/shared';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 
 /** A session token given explicitly (a fresh one for subscribe/unsubscribe); else the connection's own. */
@@ -37,10 +40,22 @@ export function v1Client(z: ZObject, bundle: Bundle, options: ClientOptions = {}
   return new LegacyClient({ origin: originOf(bundle), ...overZapier(z, bundle, options) });
 }
 
-/** What both clients take to run over `z.request`: the token, one attempt, Zapier's fetch. */
+/** Retries after the first attempt, and the time one attempt may take: all of them fit Zapier's 30 s. */
+export const ZAPIER_MAX_RETRIES = 2;
+export const ZAPIER_ATTEMPT_TIMEOUT_MS = 8_000;
+
+/** What both clients take to run over `z.request`: the token, the retry budget, Zapier's fetch. */
 function overZapier(z: ZObject, bundle: Bundle, { token }: ClientOptions) {
-  return { accessToken: () => token ?? sessionToken(bundle), maxRetries: 0, fetch: zapierFetch(z) };
+  return {
+    accessToken: () => token ?? sessionToken(bundle),
+    maxRetries: ZAPIER_MAX_RETRIES,
+    timeout: ZAPIER_ATTEMPT_TIMEOUT_MS,
+    fetch: zapierFetch(z),
+  };
 }
+
+/** Zapier's own errors that `z.request` raises; the client must pass them on, not retry them. */
+const ZAPIER_ERRORS = new Set(['RefreshAuthError', 'ThrottledError', 'ExpiredAuthError', 'HaltedError']);
 
 /** Bodies of these statuses must be null in a fetch `Response`. */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
@@ -58,13 +73,22 @@ export function zapierFetch(z: ZObject): typeof fetch {
     request.headers.forEach((value, name) => {
       headers[name] = value;
     });
-    const response = await z.request({
-      url: request.url,
-      method: request.method as 'GET',
-      headers,
-      ...(body === undefined ? {} : { body }),
-      skipThrowForStatus: true,
-    });
+    let response: Awaited<ReturnType<ZObject['request']>>;
+    try {
+      response = await z.request({
+        url: request.url,
+        method: request.method as 'GET',
+        headers,
+        ...(body === undefined ? {} : { body }),
+        skipThrowForStatus: true,
+      });
+    } catch (error) {
+      // Wrapped as a client error, so the client passes it on (errors.ts finds it as the cause).
+      if (error instanceof Error && ZAPIER_ERRORS.has(error.name)) {
+        throw new ThreadworkError({ message: error.message, code: 'zapier_error', cause: error });
+      }
+      throw error;
+    }
     const responseHeaders = new Headers();
     for (const [name, value] of response.headers.entries()) responseHeaders.append(name, value);
     return new Response(NULL_BODY_STATUSES.has(response.status) ? null : response.content, {

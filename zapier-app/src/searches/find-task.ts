@@ -1,6 +1,7 @@
 import type { Task } from '@threadwork/shared';
 import { defineSearch } from '../creates/define.ts';
 import { boardField, listField, teamField } from '../creates/fields.ts';
+import { requireListOnBoard } from '../creates/list-on-board.ts';
 import { task } from '../creates/resources.ts';
 
 /** A big board is read a page of 200 tasks at a time; the walk stops at the first exact title. */
@@ -24,7 +25,7 @@ export default defineSearch({
         'Search only this list (choose a board first), or map a list ID (e.g. `lst_todo`); wins over Board.',
     }),
     {
-      key: 'q',
+      key: 'title',
       label: 'Title',
       required: true,
       helpText:
@@ -32,8 +33,10 @@ export default defineSearch({
     },
   ],
   resource: task,
-  perform: async ({ input, v2 }) => {
-    const q = input.required('q').toLowerCase();
+  perform: async (context) => {
+    const { input, v2 } = context;
+    await requireListOnBoard(context);
+    const q = input.required('title').toLowerCase();
     const listId = input.text('list_id');
     const scope = listId === undefined ? { board_id: input.required('board_id') } : { list_id: listId };
     const exact: Task[] = [];

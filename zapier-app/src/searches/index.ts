@@ -1,11 +1,12 @@
 import type { Search, SearchOrCreate } from 'zapier-platform-core';
 import findCompany from './find-company.ts';
 import findContact from './find-contact.ts';
+import findMember from './find-member.ts';
 import findTask from './find-task.ts';
 import findThread from './find-thread.ts';
 
 /** Every search of the app, one file each; the app is keyed by their `key`. */
-const searches: Search[] = [findTask, findThread, findContact, findCompany];
+const searches: Search[] = [findTask, findThread, findContact, findCompany, findMember];
 
 /** Find-or-create: Zapier runs the search, and the create when it finds nothing. */
 export const searchOrCreates: SearchOrCreate[] = [

@@ -3,12 +3,14 @@
  * unsubscribing mint a fresh session token first: Zapier does not retry a refresh inside unsubscribe, and a
  * hook can be switched off long after the connection's token expired. `perform` reads the delivered item
  * and makes no request; its `id` is the delivery's event id, so a task moved twice triggers twice, and the
- * task's own id is `task_id`. `performList` reads real v1 items, newest first, as samples.
+ * task's own id is `task_id`. `performList` reads real v1 items as samples, shaped exactly as a delivery
+ * (the 10 newest that match the event; a sample's `id` stands for its event, as a delivery's does).
  */
-import { EVENT_ID_HEADER, V1_ACTION_TARGETS, type V1Action, V1Item } from '@threadwork/shared';
+import { createHash } from 'node:crypto';
+import { EVENT_ID_HEADER, NotFoundError, V1_ACTION_TARGETS, type V1Action, V1Item } from '@threadwork/shared';
 import type { Bundle, Trigger, ZObject } from 'zapier-platform-core';
 import { exchangeCredentials } from '../authentication.ts';
-import { boardField, listField, teamField } from '../creates/fields.ts';
+import { boardField, type InputField, Inputs, listField, teamField } from '../creates/fields.ts';
 import { v1Client } from '../lib/clients.ts';
 import { withZapierErrors } from '../lib/errors.ts';
 import { deliveryHeader } from './hook-request.ts';
@@ -26,8 +28,18 @@ export interface RestHookTriggerOptions {
   label: string;
   /** Begins "Triggers when". */
   description: string;
-  /** Which items make good samples (all of them when none matches). */
+  /** Which items the event could have delivered (only those are samples). */
   sampleFilter?: (item: V1Item) => boolean;
+  /**
+   * `static`: the API lists no item this event delivers (archived and deleted tasks are never listed), so
+   * the sample is the static one rather than a live task that was not archived or deleted.
+   */
+  samples?: 'live' | 'static';
+  /**
+   * A narrowing the user may choose (v1 subscriptions take no filter, so it applies to each delivery): its
+   * input fields, and whether an item passes; an item that does not pass triggers nothing.
+   */
+  filter?: { inputFields: InputField[]; keep: (item: V1Item, input: Inputs) => boolean };
   sample: ItemOutput;
 }
 
@@ -50,15 +62,24 @@ export const itemOutputFields = [
   { key: 'firstThread__received', label: 'First Email Received At', type: 'datetime' },
 ];
 
-/** A trigger item: the event's id when there is one (a hook delivery), else the task's (a sample). */
-export function itemOutput(item: V1Item, eventId?: string): ItemOutput {
-  return { ...item, id: eventId ?? item.id, task_id: item.id };
+/** Samples shown in the Zap editor: at most this many, newest first. */
+export const SAMPLE_LIMIT = 10;
+
+/** A trigger item: `id` the event's (a delivery's header, or for a sample, one standing for its event). */
+export function itemOutput(item: V1Item, eventId: string): ItemOutput {
+  return { ...item, id: eventId, task_id: item.id };
+}
+
+/** A sample's event id: stable for one event of one task, never the task's own id (that is `task_id`). */
+export function sampleEventId(action: string, item: V1Item): string {
+  const digest = createHash('sha256').update(`${action}:${item.id}:${item.listId}:${item.assignedToEmail}`);
+  return `evt_sample_${digest.digest('hex').slice(0, 16)}`;
 }
 
 export function restHookTrigger(options: RestHookTriggerOptions): Trigger {
   const target = V1_ACTION_TARGETS[options.action];
   const entityKey = target.entity === 'list' ? 'list_id' : 'board_id';
-  const inputFields =
+  const entityFields =
     target.entity === 'list'
       ? [
           teamField({ required: false }),
@@ -76,6 +97,9 @@ export function restHookTrigger(options: RestHookTriggerOptions): Trigger {
               'The board to watch (choose a team first): pick one, or map a board ID, e.g. `brd_sales`.',
           }),
         ];
+  const inputFields = [...entityFields, ...(options.filter?.inputFields ?? [])];
+  const keep = (item: V1Item, bundle: Bundle) =>
+    options.filter === undefined || options.filter.keep(item, new Inputs(bundle.inputData));
 
   const performSubscribe = withZapierErrors(async (z: ZObject, bundle: Bundle) => {
     const token = await exchangeCredentials(z, bundle);
@@ -92,7 +116,12 @@ export function restHookTrigger(options: RestHookTriggerOptions): Trigger {
     const subscriptionId = bundle.subscribeData?.id;
     if (subscriptionId === undefined) return {};
     const token = await exchangeCredentials(z, bundle);
-    await v1Client(z, bundle, { token }).unsubscribe(target.object, subscriptionId);
+    try {
+      await v1Client(z, bundle, { token }).unsubscribe(target.object, subscriptionId);
+    } catch (error) {
+      // Already gone (deleted in the service, or by an earlier turn-off): turning the Zap off still succeeds.
+      if (!(error instanceof NotFoundError)) throw error;
+    }
     return {};
   });
 
@@ -105,6 +134,7 @@ export function restHookTrigger(options: RestHookTriggerOptions): Trigger {
         400,
       );
     }
+    if (!keep(parsed.data, bundle)) return [];
     const eventId =
       deliveryHeader(bundle, EVENT_ID_HEADER) ??
       z.hash('sha256', bundle.rawRequest?.content ?? JSON.stringify(bundle.cleanedRequest));
@@ -112,15 +142,17 @@ export function restHookTrigger(options: RestHookTriggerOptions): Trigger {
   };
 
   const performList = withZapierErrors(async (z: ZObject, bundle: Bundle) => {
+    if (options.samples === 'static') return [options.sample];
     const entityId = String(bundle.inputData[entityKey] ?? '');
     const client = v1Client(z, bundle);
     const items = await (target.entity === 'list'
       ? client.items({ listId: entityId })
       : client.items({ boardId: entityId }));
-    const preferred = options.sampleFilter === undefined ? items : items.filter(options.sampleFilter);
-    return (preferred.length > 0 ? preferred : items)
+    return items
+      .filter((item) => (options.sampleFilter?.(item) ?? true) && keep(item, bundle))
       .toSorted((a, b) => Date.parse(b.dateCreated) - Date.parse(a.dateCreated))
-      .map((item) => itemOutput(item));
+      .slice(0, SAMPLE_LIMIT)
+      .map((item) => itemOutput(item, sampleEventId(options.action, item)));
   });
 
   return {

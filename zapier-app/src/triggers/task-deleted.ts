@@ -7,5 +7,6 @@ export default restHookTrigger({
   noun: 'Task',
   label: 'Task Deleted',
   description: 'Triggers when a task on a board is deleted (the output is the task as it was).',
+  samples: 'static',
   sample: sampleItem({ id: 'evt_0c5d2a9e7f1b4c3a' }),
 });

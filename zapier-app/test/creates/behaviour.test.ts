@@ -1,8 +1,16 @@
 import nock from 'nock';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { idempotencyKey } from '../../src/lib/idempotency.ts';
 import { BOARD_CUSTOM_FIELDS } from './cases.ts';
-import { appTester, authData, envelope, errorBody, mockService, operationOf, perform } from './support.ts';
+import {
+  appTester,
+  authData,
+  envelope,
+  errorBody,
+  mockService,
+  operationOf,
+  perform,
+  runKeyOf,
+} from './support.ts';
 
 beforeAll(() => {
   nock.disableNetConnect();
@@ -25,77 +33,77 @@ describe('bad input is refused with a message naming the field, and nothing is s
       'creates',
       'create_task',
       { list_id: 'lst_todo', title: '   ' },
-      /Invalid input: title: is required/,
+      /^.*Title: is required/,
     ],
     [
       'a malformed due date',
       'creates',
       'create_task',
       { list_id: 'lst_todo', title: 'A', due_at: 'soon' },
-      /due_at/,
+      /Due Date: use a date like 2026-03-01 or 'next Friday 5pm'/,
     ],
     [
       'an unknown colour',
       'creates',
       'set_task_color',
       { task_id: 'tsk_1', shade: 'octarine' },
-      /shade: must be one of none, yellow/,
+      /Color: must be one of none, yellow/,
     ],
     [
       'a reorder with no place',
       'creates',
       'reorder_task',
       { task_id: 'tsk_1' },
-      /send after_task_id or position/,
+      /Fill in Place Below Task or Position/,
     ],
     [
       'a read state that is not yes or no',
       'creates',
       'set_read_state',
       { thread_id: 'abc123', read: 'maybe' },
-      /read: must be yes or no, not \\?"maybe\\?"/,
+      /Mark As Read: must be yes or no, not \\?"maybe\\?"/,
     ],
     [
       'a thread id that is not a mailbox id',
       'creates',
       'create_task_from_thread',
       { list_id: 'lst_todo', thread_id: 'not hex!' },
-      /thread_id: must be a hex mailbox id/,
+      /Email Thread: must be a hex mailbox id/,
     ],
     [
       'a new draft without a subject',
       'creates',
       'create_draft',
       { to: 'bob@stone.test', body: 'Hi' },
-      /subject: is required/,
+      /Subject: is required/,
     ],
     [
       'a new draft without recipients',
       'creates',
       'create_draft',
       { subject: 'Hi', body: 'Hi' },
-      /to: at least one recipient is required/,
+      /To: at least one recipient is required/,
     ],
     [
       'a recipient that is not an address',
       'creates',
       'send_email',
       { to: 'bob', subject: 'Hi', body: 'Hi' },
-      /to\.0: must be an email address/,
+      /To: use an email address like bob@example.com/,
     ],
     [
       'labels with nothing to add or remove',
       'creates',
       'change_labels',
       { thread_id: 'abc123' },
-      /send at least one label id/,
+      /at least one label id/i,
     ],
     [
       'an update with nothing to change',
       'creates',
       'update_company',
       { company_id: 'cmp_stone' },
-      /send at least one field to change/,
+      /at least one field to change/i,
     ],
     [
       'custom fields with no value',
@@ -108,8 +116,8 @@ describe('bad input is refused with a message naming the field, and nothing is s
       'a task search with neither list nor board',
       'searches',
       'find_task',
-      { q: 'Call Bob' },
-      /board_id: is required/,
+      { title: 'Call Bob' },
+      /Board: is required/,
     ],
   ];
 
@@ -135,7 +143,7 @@ describe('bad input is refused with a message naming the field, and nothing is s
         task_id: 'tsk_1',
         custom_field__cf_estimate: 'three',
       }),
-    ).rejects.toThrow(/Estimate \(custom_field__cf_estimate\): \\?"three\\?" is not a number/);
+    ).rejects.toThrow(/Estimate: \\?"three\\?" is not a number/);
     service.done();
     expect(service.count()).toBe(1);
   });
@@ -240,21 +248,20 @@ describe('change_labels: the mailbox’s labels as choices', () => {
 
 describe('reorder_task when a concurrent reorder wins', () => {
   const inputs = { task_id: 'tsk_1', position: 'top' };
-  const attempt = (key: string, persisted: boolean) => ({
+  const attempt = (key: RegExp, persisted: boolean) => ({
     method: 'POST' as const,
     path: '/v2/tasks/tsk_1/reorder',
     body: { position: 'top' },
     idempotencyKey: key,
     reply: envelope({ id: 'tsk_1', after_task_id: null, position_index: 0, persisted }),
   });
-  const first = idempotencyKey('reorder_task', inputs);
-  const retry = idempotencyKey('reorder_task', { ...inputs, '#variant': 'retry' });
+  const first = runKeyOf('reorder_task');
+  const retry = runKeyOf('reorder_task', 'retry');
 
   it('tries once more under its own key (a replay of the first would repeat “not stored”)', async () => {
     const service = mockService([attempt(first, false), attempt(retry, true)]);
     expect(await perform('creates', 'reorder_task', inputs)).toMatchObject({ persisted: true });
     service.done();
-    expect(retry).not.toBe(first);
   });
 
   it('says to run the step again when neither attempt was stored', async () => {

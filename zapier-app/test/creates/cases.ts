@@ -1,6 +1,5 @@
 import * as resources from '../../src/creates/resources.ts';
-import { idempotencyKey } from '../../src/lib/idempotency.ts';
-import { type ExpectedRequest, envelope, type Kind } from './support.ts';
+import { type ExpectedRequest, envelope, type Kind, runKeyOf } from './support.ts';
 
 /**
  * One happy path per action: the inputs a Zap gives, the exact requests the service must
@@ -20,8 +19,9 @@ export interface OperationCase {
   moreRequests?: string;
 }
 
-const task = resources.task.sample;
-const key = (operation: string, inputs: Record<string, unknown>) => idempotencyKey(operation, inputs);
+// Without custom field values: a task with them adds one read of its board's fields (their labels).
+const task = { ...resources.task.sample, custom_fields: [] };
+const key = (operation: string, _inputs?: Record<string, unknown>) => runKeyOf(operation);
 
 function action(
   operation: string,
@@ -96,12 +96,17 @@ const expectedCustomFields = [
   { field_id: 'cf_done', value: true },
 ];
 
+/** The same values as the step outputs them: each field's name, and option labels beside option ids. */
+const labelledCustomFields = [
+  { field_id: 'cf_priority', value: ['opt_high'], name: 'Priority', labels: ['High'] },
+  { field_id: 'cf_estimate', value: 3, name: 'Estimate' },
+  { field_id: 'cf_done', value: true, name: 'Signed off' },
+];
+
 export const CREATE_CASES: OperationCase[] = [
   action(
     'create_task',
     {
-      team_id: 'team_acme',
-      board_id: 'brd_roadmap',
       list_id: 'lst_todo',
       title: 'Send Bob the roof quote',
       notes: 'He asked for it by Friday.',
@@ -181,7 +186,7 @@ export const CREATE_CASES: OperationCase[] = [
         method: 'POST',
         path: '/api/v1/items/unassignTask',
         body: { itemId: 'tsk_1', assigneeEmail: 'bob@example.com' },
-        idempotencyKey: key('unassign_task', { task_id: 'tsk_1', '#variant': 'bob@example.com' }),
+        idempotencyKey: key('unassign_task'),
         reply: { success: true },
       },
     ],
@@ -216,6 +221,7 @@ export const CREATE_CASES: OperationCase[] = [
     kind: 'creates',
     key: 'set_custom_fields',
     name: 'with the field types Zapier hands back',
+    moreRequests: "the answer's option ids get their labels from one read of the board's fields",
     inputData: customFieldsInput,
     meta: {
       inputFields: {
@@ -233,8 +239,13 @@ export const CREATE_CASES: OperationCase[] = [
         idempotencyKey: key('set_custom_fields', customFieldsInput),
         reply: envelope({ ...task, custom_fields: expectedCustomFields }),
       },
+      {
+        method: 'GET',
+        path: '/v2/boards/brd_roadmap/custom-fields?limit=200',
+        reply: envelope(boardCustomFields, { next_cursor: null, has_more: false }),
+      },
     ],
-    output: { ...task, custom_fields: expectedCustomFields },
+    output: { ...task, custom_fields: labelledCustomFields },
   },
   {
     kind: 'creates',
@@ -256,7 +267,7 @@ export const CREATE_CASES: OperationCase[] = [
         reply: envelope({ ...task, custom_fields: expectedCustomFields }),
       },
     ],
-    output: { ...task, custom_fields: expectedCustomFields },
+    output: { ...task, custom_fields: labelledCustomFields },
   },
   action(
     'link_thread',

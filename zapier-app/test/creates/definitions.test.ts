@@ -15,37 +15,11 @@ import { describe, expect, it } from 'vitest';
 import creates from '../../src/creates/index.ts';
 import * as resources from '../../src/creates/resources.ts';
 import searches, { searchOrCreates } from '../../src/searches/index.ts';
+import triggers from '../../src/triggers/index.ts';
+import { CREATE_KEYS, SEARCH_KEYS } from '../helpers/keys.ts';
 import { isTitleCase } from '../helpers/style.ts';
 
 // The contract (keys letter for letter) and Zapier's publishing style, checked over every action and search.
-
-const CREATE_KEYS = [
-  'create_task',
-  'create_task_from_thread',
-  'complete_task',
-  'mark_task_incomplete',
-  'assign_task',
-  'unassign_task',
-  'move_task',
-  'reorder_task',
-  'set_task_color',
-  'set_custom_fields',
-  'link_thread',
-  'create_board',
-  'create_list',
-  'create_contact',
-  'update_contact',
-  'create_company',
-  'update_company',
-  'create_draft',
-  'reply_to_thread',
-  'send_email',
-  'change_labels',
-  'set_read_state',
-  'snooze_thread',
-  'analyze_thread',
-];
-const SEARCH_KEYS = ['find_task', 'find_thread', 'find_contact', 'find_company'];
 
 type Field = Record<string, unknown>;
 type Definition = {
@@ -70,7 +44,7 @@ describe('the app’s actions and searches', () => {
     '%s follows the publishing style',
     (_, definition) => {
       expect(isTitleCase(definition.display.label), definition.display.label).toBe(true);
-      const verbs = CREATE_KEYS.includes(definition.key) ? /^(Creates|Updates) / : /^Finds /;
+      const verbs = CREATE_KEYS.includes(definition.key) ? /^(Creates|Updates|Deletes) / : /^Finds /;
       expect(definition.display.description).toMatch(verbs);
       expect(definition.display.description).toMatch(/\.$/);
       expect(Object.keys(definition.operation.sample).length).toBeGreaterThan(0);
@@ -94,15 +68,45 @@ describe('the app’s actions and searches', () => {
       definition.operation.inputFields.filter((field): field is Field => typeof field === 'object'),
     );
     const byKey = (key: string) => fields.filter((field) => field['key'] === key);
-    for (const field of byKey('task_id')) expect(field['search']).toBe('find_task.id');
-    for (const field of byKey('thread_id')) {
-      expect(field).toMatchObject({ dynamic: 'threads.id.subject', search: 'find_thread.thread_id' });
+    // A picker paired with its search: Zapier offers "add a search step" only when both are set.
+    const pickers = [
+      ['task_id', 'tasks.id.title', 'find_task.id'],
+      ['after_task_id', 'tasks.id.title', 'find_task.id'],
+      ['thread_id', 'threads.id.subject', 'find_thread.thread_id'],
+      ['contact_id', 'contacts.id.name', 'find_contact.id'],
+      ['company_id', 'companies.id.name', 'find_company.id'],
+      ['assignee_email', 'members.email.display_name', 'find_member.email'],
+    ];
+    for (const [key, dynamic, search] of pickers) {
+      expect(byKey(key!).length, key).toBeGreaterThan(0);
+      for (const field of byKey(key!)) expect(field, key).toMatchObject({ dynamic, search });
     }
-    for (const field of byKey('contact_id')) expect(field['search']).toBe('find_contact.id');
-    for (const field of byKey('company_id')) expect(field['search']).toBe('find_company.id');
     for (const field of byKey('team_id')) expect(field['dynamic']).toBe('teams.id.name');
     for (const field of byKey('board_id')) expect(field['dynamic']).toBe('boards.id.name');
     for (const field of byKey('list_id')) expect(field['dynamic']).toBe('lists.id.name');
+  });
+
+  it('point every dropdown and search at a trigger and a search whose samples hold the named fields', () => {
+    const fields = all.flatMap((definition) =>
+      definition.operation.inputFields.filter((field): field is Field => typeof field === 'object'),
+    );
+    const dropdowns = new Map(
+      (triggers as unknown as Array<{ key: string; operation: { sample: Record<string, unknown> } }>).map(
+        (trigger) => [trigger.key, trigger.operation.sample],
+      ),
+    );
+    const found = new Map(all.map((definition) => [definition.key, definition.operation.sample]));
+    for (const field of fields) {
+      if (typeof field['dynamic'] === 'string') {
+        const [trigger, value, label] = field['dynamic'].split('.');
+        expect(dropdowns.get(trigger!), field['dynamic']).toHaveProperty(value!);
+        expect(dropdowns.get(trigger!), field['dynamic']).toHaveProperty(label!);
+      }
+      if (typeof field['search'] === 'string') {
+        const [search, value] = field['search'].split('.');
+        expect(found.get(search!), field['search']).toHaveProperty(value!);
+      }
+    }
   });
 
   it('have samples that are real answers of the service (parsed by the shared schemas)', () => {

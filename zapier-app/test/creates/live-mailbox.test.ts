@@ -53,6 +53,7 @@ describe('reply_to_thread, live', () => {
   });
 });
 
+// Whole Zaps sending with and without the permission, run after run: test/journeys/journeys.test.ts.
 describe('send_email, live', () => {
   it('sends with a connection whose legacy key holds the opt-in email.send (a seeded key holds every scope)', async () => {
     const sent = (await live.run('creates', 'send_email', {
@@ -80,7 +81,7 @@ describe('send_email, live', () => {
         authData: { ...credentials, sessionKey },
         inputData: { to: 'carol@cafe.test', subject: 'Live: not sent', body: 'Hi' },
       }),
-    ).rejects.toThrow(/lacks the permission \\?"email\.send\\?".*Reconnect/);
+    ).rejects.toThrow(/Send email\\?" ticked.*reconnect this Zapier connection with the new key/);
     expect(await threadIds('"Live: not sent"')).toEqual([]);
   });
 });
@@ -122,7 +123,7 @@ describe('snooze_thread, live', () => {
   it('a time in the past is refused with what is wrong', async () => {
     await expect(
       live.run('creates', 'snooze_thread', { thread_id: THREADS.roof.id, until: '2020-01-01T00:00:00Z' }),
-    ).rejects.toThrow(/until: must be in the future/);
+    ).rejects.toThrow(/Snooze Until: must be in the future/);
   });
 });
 

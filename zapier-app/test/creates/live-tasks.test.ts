@@ -133,16 +133,16 @@ describe('task actions, live', () => {
 
   it('bad input is refused with a clear message before anything is sent', async () => {
     await expect(live.run('creates', 'create_task', { list_id: IDS.todo, title: '  ' })).rejects.toThrow(
-      /Invalid input: title: is required/,
+      /Title: is required/,
     );
     await expect(
       live.run('creates', 'set_task_color', { task_id: 'tsk_missing', shade: 'octarine' }),
-    ).rejects.toThrow(/shade: must be one of none, yellow/);
+    ).rejects.toThrow(/Color: must be one of none, yellow/);
   });
 
-  it('an unknown task is answered with a message that says to check the ID', async () => {
+  it('an unknown task is answered by the input’s label and the id the service did not find', async () => {
     await expect(live.run('creates', 'complete_task', { task_id: 'tsk_missing' })).rejects.toThrow(
-      /Not found.*Check the ID/,
+      'Task `tsk_missing` was not found, or this account cannot see it: pick it again from Task.',
     );
   });
 });
@@ -181,7 +181,13 @@ describe('custom fields, live', () => {
       { field_id: IDS.priority, value: [IDS.priorityHigh] },
       { field_id: IDS.estimate, value: 2.5 },
     ];
-    expect(task['custom_fields']).toEqual(expect.arrayContaining(expected));
+    // The step's output names each field and gives option labels beside their ids.
+    expect(task['custom_fields']).toEqual(
+      expect.arrayContaining([
+        { ...expected[0], name: 'Priority', labels: ['High'] },
+        { ...expected[1], name: 'Estimate (days)' },
+      ]),
+    );
     expect((await live.service.tasks.get(id)).custom_fields).toEqual(expect.arrayContaining(expected));
   });
 
@@ -192,14 +198,16 @@ describe('custom fields, live', () => {
       task_id: id,
       [`custom_field__${IDS.priority}`]: 'low',
     });
-    expect((task as Task).custom_fields).toEqual([{ field_id: IDS.priority, value: [IDS.priorityLow] }]);
+    expect((task as Task).custom_fields).toEqual([
+      { field_id: IDS.priority, value: [IDS.priorityLow], name: 'Priority', labels: ['Low'] },
+    ]);
     await expect(
       live.run('creates', 'set_custom_fields', {
         board_id: IDS.board,
         task_id: id,
         [`custom_field__${IDS.replyStatus}`]: 'opt_needs_reply',
       }),
-    ).rejects.toThrow(/Reply status .*managed by the AI/);
+    ).rejects.toThrow(/Reply status: is managed by the AI/);
   });
 });
 
@@ -231,26 +239,24 @@ describe('searches, live', () => {
     const longer = await newTask('Live: find Carol again', IDS.doing);
     const inList = (await live.run('searches', 'find_task', {
       list_id: IDS.todo,
-      q: 'live: find carol',
+      title: 'live: find carol',
     })) as Task[];
     expect(inList.map((task) => task.id)).toEqual([exact.id]);
     const onBoard = (await live.run('searches', 'find_task', {
       board_id: IDS.board,
-      q: 'Live: find Carol',
+      title: 'Live: find Carol',
     })) as Task[];
     expect(onBoard.map((task) => task.id)).toEqual([exact.id, longer.id]);
     expect(
-      await live.run('searches', 'find_task', { board_id: IDS.board, q: 'nobody has this title' }),
+      await live.run('searches', 'find_task', { board_id: IDS.board, title: 'nobody has this title' }),
     ).toEqual([]);
   });
 
   it('find-or-create: nothing found, the create runs, and the next search finds it', async () => {
-    const search = { list_id: IDS.done, q: 'Live: find or create' };
+    // Zapier hands the same inputs to the search and the create: both take `title`.
+    const search = { list_id: IDS.done, title: 'Live: find or create' };
     expect(await live.run('searches', 'find_task', search)).toEqual([]);
-    const created = await live.run('creates', 'create_task', {
-      list_id: IDS.done,
-      title: 'Live: find or create',
-    });
+    const created = await live.run('creates', 'create_task', search);
     expect(await live.run('searches', 'find_task', search)).toEqual([created]);
   });
 

@@ -22,7 +22,10 @@ export interface Connected {
     inputData: Record<string, unknown>,
     meta?: Record<string, unknown>,
   ): Promise<unknown>;
-  /** Runs an action twice with the same inputs (a replayed Zap step); the replay answers what the first run did. */
+  /**
+   * Runs an action twice with the same inputs and the same Only Once Per value (a replayed Zap run); the
+   * replay answers what the first run did.
+   */
   twice(
     key: string,
     inputData: Record<string, unknown>,
@@ -45,8 +48,9 @@ export async function startConnected(): Promise<Connected> {
     service,
     run,
     twice: async (key, inputData, meta) => {
-      const first = await run('creates', key, inputData, meta);
-      const second = await run('creates', key, inputData, meta);
+      const once = { ...inputData, dedupe_key: `replay-${key}-${Math.random()}` };
+      const first = await run('creates', key, once, meta);
+      const second = await run('creates', key, once, meta);
       expect(second).toEqual(first);
       return first as Record<string, unknown>;
     },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { caseName, type OperationCase } from './cases.ts';
-import { errorBody, mockService, perform } from './support.ts';
+import { authData, errorBody, mockService, perform } from './support.ts';
 
 /**
  * The tests every action and search passes, from its case: the exact requests and the output, the request
@@ -35,7 +35,7 @@ export function operationSuite(cases: OperationCase[]): void {
         body: errorBody('insufficient_scope', 'this key lacks the scope tasks.write', {
           required_scopes: ['tasks.write'],
         }),
-        message: /lacks the permission \\?"tasks\.write\\?".*Reconnect/,
+        message: /lacks the permission \\?"tasks\.write\\?".*reconnect this Zapier connection/,
       },
       {
         what: 'a disconnected mailbox',
@@ -49,7 +49,7 @@ export function operationSuite(cases: OperationCase[]): void {
         body: errorBody('validation_error', 'invalid body', [
           { path: 'title', message: 'must not be empty' },
         ]),
-        message: /Invalid input: title: must not be empty/,
+        message: /Title: must not be empty/,
       },
     ];
     it.each(failures)(
@@ -57,9 +57,15 @@ export function operationSuite(cases: OperationCase[]): void {
       async (failure) => {
         const [first] = entry.requests;
         const service = mockService([{ ...first!, status: failure.status, reply: failure.body }]);
-        await expect(perform(entry.kind, entry.key, entry.inputData, entry.meta)).rejects.toThrow(
-          failure.message,
+        const error = await perform(entry.kind, entry.key, entry.inputData, entry.meta).catch(
+          (caught: Error) => caught,
         );
+        expect(error).toBeInstanceOf(Error);
+        expect((error as Error).message).toMatch(failure.message);
+        // No credential of the connection in any message.
+        for (const secret of [authData.api_key, authData.api_secret, authData.sessionKey]) {
+          expect((error as Error).message).not.toContain(secret);
+        }
         service.done();
         expect(service.count()).toBe(1);
       },

@@ -8,6 +8,11 @@ export const authData = connection(TOKEN);
 
 export type Kind = 'creates' | 'searches';
 
+/** The key of one run of `operation` (a fresh random one per run; `variant` for a run's second write). */
+export function runKeyOf(operation: string, variant?: string): RegExp {
+  return new RegExp(`^zapier-${operation}-run-[0-9a-f-]{36}${variant === undefined ? '' : `-${variant}`}$`);
+}
+
 /** An action's or search's operation (perform, input fields) in the app; throws when there is none. */
 export function operationOf(kind: Kind, key: string): { perform: unknown; inputFields: unknown[] } {
   const operations = App[kind] as unknown as Record<
@@ -56,15 +61,15 @@ export interface ExpectedRequest {
   path: string;
   /** The exact JSON body; undefined for none. */
   body?: unknown;
-  /** The Idempotency-Key header it must carry; undefined: it must carry none. */
-  idempotencyKey?: string | undefined;
+  /** The Idempotency-Key header it must carry (exactly, or matching); undefined: it must carry none. */
+  idempotencyKey?: string | RegExp | undefined;
   status?: number;
   reply: unknown;
 }
 
 /**
  * Mocks the service for exactly these requests (each once, with the session token, the exact body and the
- * exact Idempotency-Key) and counts every request that reaches it, matched or not.
+ * Idempotency-Key) and counts every request that reaches it, matched or not.
  */
 export function mockService(requests: ExpectedRequest[]): { count(): number; done(): void } {
   let count = 0;

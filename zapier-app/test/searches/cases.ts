@@ -4,7 +4,8 @@ import { envelope } from '../creates/support.ts';
 
 /** One happy path per search (and the paging of find_task): inputs, the exact requests, the results. */
 
-const task = resources.task.sample;
+// Without custom field values: a task with them adds one read of its board's fields (their labels).
+const task = { ...resources.task.sample, custom_fields: [] };
 const thread = resources.thread.sample;
 const contact = resources.contact.sample;
 const company = resources.company.sample;
@@ -14,7 +15,7 @@ export const SEARCH_CASES: OperationCase[] = [
     kind: 'searches',
     key: 'find_task',
     name: 'in a list: the exact title first',
-    inputData: { board_id: 'brd_roadmap', list_id: 'lst_todo', q: 'call bob' },
+    inputData: { list_id: 'lst_todo', title: 'call bob' },
     requests: [
       {
         method: 'GET',
@@ -39,7 +40,7 @@ export const SEARCH_CASES: OperationCase[] = [
     key: 'find_task',
     name: 'on a board, across pages until an exact title',
     moreRequests: 'a board bigger than one page is read page by page until an exact title',
-    inputData: { board_id: 'brd_roadmap', q: 'Call Bob' },
+    inputData: { board_id: 'brd_roadmap', title: 'Call Bob' },
     requests: [
       {
         method: 'GET',

@@ -1,0 +1,84 @@
+/**
+ * The instant triggers on v2 task events (`task_updated`, `task_uncompleted`): a webhook subscription per
+ * Zap, narrowed to the chosen board in `perform` (v2 subscriptions filter by mailbox scope only). The output
+ * is the v2 task with `id` = the event's id (so each change triggers, even of the same task) and `task_id`
+ * = the task's id, which the actions take. Samples: at most 10 of the board's newest tasks the event could
+ * have delivered, in the same shape; both carry each custom field's name and option labels beside its ids.
+ */
+import type { Task, WebhookEvent } from '@threadwork/shared';
+import type { Trigger } from 'zapier-platform-core';
+import { boardField, Inputs, teamField } from '../creates/fields.ts';
+import { task as taskResource } from '../creates/resources.ts';
+import { withFieldLabels } from '../creates/task-output.ts';
+import { v2Client } from '../lib/clients.ts';
+import { webhookTrigger } from './webhook.ts';
+
+export type TaskEventOutput = Omit<Task, 'id'> & { id: string; task_id: string };
+
+/** Samples: at most this many of the board's newest tasks. */
+const SAMPLE_COUNT = 10;
+
+export function taskEventOutput(id: string, task: Task): TaskEventOutput {
+  return { ...task, id, task_id: task.id };
+}
+
+/** A sample's `id` stands for an event, as a delivery's does: never the task's own id. */
+function sampleEventId(event: string, task: Task): string {
+  return `evt_sample_${event.replace('.', '_')}_${task.id}`;
+}
+
+export interface TaskEventTriggerOptions {
+  key: string;
+  event: 'task.updated' | 'task.uncompleted';
+  label: string;
+  description: string;
+  /** Which of the board's tasks the event could have delivered (only those are samples). */
+  sampleFilter?: (task: Task) => boolean;
+}
+
+export function taskEventTrigger(options: TaskEventTriggerOptions): Trigger {
+  return webhookTrigger<TaskEventOutput>({
+    key: options.key,
+    noun: 'Task',
+    label: options.label,
+    description: options.description,
+    event: options.event,
+    inputFields: [
+      teamField(),
+      boardField({
+        required: true,
+        helpText:
+          'The board to watch (choose a team first): pick one, or map a board ID, e.g. `brd_roadmap`.',
+      }),
+    ],
+    output: (event: WebhookEvent, bundle) => {
+      const task = (event.data as { task: Task }).task;
+      const boardId = new Inputs(bundle.inputData).text('board_id');
+      return boardId === undefined || task.board_id === boardId ? taskEventOutput(event.id, task) : undefined;
+    },
+    performList: async (z, bundle) => {
+      const boardId = new Inputs(bundle.inputData).required('board_id');
+      const tasks: Task[] = [];
+      for await (const task of v2Client(z, bundle).tasks.list({ board_id: boardId, limit: 200 })) {
+        tasks.push(task);
+        if (tasks.length >= 1000) break;
+      }
+      return tasks
+        .filter((task) => options.sampleFilter?.(task) ?? true)
+        .toSorted((a, b) => Date.parse(b.created_at ?? '') - Date.parse(a.created_at ?? ''))
+        .slice(0, SAMPLE_COUNT)
+        .map((task) => taskEventOutput(sampleEventId(options.event, task), task));
+    },
+    // As the task actions' output: each custom field's name and option labels (one read of the board's fields).
+    complete: (z, bundle, outputs) =>
+      withFieldLabels(v2Client(z, bundle), outputs as unknown as Task[]) as unknown as Promise<
+        TaskEventOutput[]
+      >,
+    sample: taskEventOutput('evt_7d3a9c1e5b2f4a6c', taskResource.sample),
+    outputFields: [
+      { key: 'id', label: 'Event ID' },
+      { key: 'task_id', label: 'Task ID' },
+      ...taskResource.outputFields.filter((field) => field.key !== 'id'),
+    ],
+  });
+}
