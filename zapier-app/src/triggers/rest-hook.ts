@@ -7,7 +7,7 @@
  * (the 10 newest that match the event; a sample's `id` stands for its event, as a delivery's does).
  */
 import { createHash } from 'node:crypto';
-import { NotFoundError, V1_ACTION_TARGETS, type V1Action, V1Item } from '@threadwork/shared';
+import { EVENT_ID_HEADER, NotFoundError, V1_ACTION_TARGETS, type V1Action, V1Item } from '@threadwork/shared';
 import type { Bundle, Trigger, ZObject } from 'zapier-platform-core';
 import { exchangeCredentials } from '../authentication.ts';
 import { boardField, type InputField, Inputs, listField, teamField } from '../creates/fields.ts';
@@ -17,7 +17,6 @@ import { deliveryHeader } from './hook-request.ts';
 
 /** The name the subscriptions are registered under (the service lists it as the hook's platform). */
 export const API_SERVICE = 'zapier';
-export const EVENT_ID_HEADER = 'x-service-event-id';
 
 /** What a v1 trigger outputs: the item's fields, `id` unique per event and the task's id as `task_id`. */
 export type ItemOutput = V1Item & { task_id: string };
