@@ -103,15 +103,7 @@ function TestReceiver({
       {receiver.received.length > 0 && (
         <table class="attempts">
           <caption class="visually-hidden">Requests the test receiver took, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Received</th>
-              <th scope="col">Event</th>
-              <th scope="col">Delivery</th>
-              <th scope="col">Signature</th>
-              <th scope="col">Answer</th>
-            </tr>
-          </thead>
+          <ColumnHeads names={['Received', 'Event', 'Delivery', 'Signature', 'Answer']} />
           <tbody>
             {receiver.received.map((entry, index) => (
               <tr key={`${entry.received_at}-${index}`} data-testid="console-received">
@@ -275,16 +267,7 @@ function Delivery({ delivery }: { delivery: ConsoleDelivery }) {
       {delivery.attempts.length > 0 && (
         <table class="attempts">
           <caption class="visually-hidden">Attempts of {delivery.id}</caption>
-          <thead>
-            <tr>
-              <th scope="col">#</th>
-              <th scope="col">Time</th>
-              <th scope="col">Outcome</th>
-              <th scope="col">Answer</th>
-              <th scope="col">Duration</th>
-              <th scope="col">Error</th>
-            </tr>
-          </thead>
+          <ColumnHeads names={['#', 'Time', 'Outcome', 'Answer', 'Duration', 'Error']} />
           <tbody>
             {delivery.attempts.map((attempt, index) => (
               <tr key={attempt.attempted_at + index}>
@@ -322,4 +305,19 @@ function prettyJson(body: string | null): string {
   } catch {
     return body;
   }
+}
+
+/** A table's column headings. */
+function ColumnHeads({ names }: { names: string[] }) {
+  return (
+    <thead>
+      <tr>
+        {names.map((name) => (
+          <th key={name} scope="col">
+            {name}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
 }
