@@ -1,2 +1,3 @@
 export * from './client/index.ts';
 export * from './schemas/index.ts';
+export { DELIVERY_ID_HEADER, EVENT_ID_HEADER, SIGNATURE_HEADER } from './webhooks/headers.ts';

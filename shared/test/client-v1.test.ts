@@ -6,10 +6,13 @@ import {
   LegacyClient,
   type LegacyClientOptions,
   RequestValidationError,
+  type StoredToken,
   ThreadworkClient,
   TOKEN_LIFETIME_MS,
   TOKEN_REFRESH_MARGIN_MS,
   tokenExpiresAt,
+  tokenNeedsRefresh,
+  tokenRenewAt,
 } from '../src/index.ts';
 import { type Answer, errorAnswer, expectRequests, ORIGIN, task } from './client-fixtures.ts';
 import { v1Item } from './schema-examples.ts';
@@ -158,6 +161,51 @@ describe('token exchange', () => {
       expect.objectContaining({ path: 'api_secret' }),
     ]);
     expect(recorded).toEqual([]);
+  });
+
+  it('reuses a token its store holds until renewAt, and stores every new one', async () => {
+    const first = tokenAt(ISSUED_AT, 'first');
+    const second = tokenAt(ISSUED_AT + 19 * 60_000, 'second');
+    const recorded = expectRequests('POST', '/auth/api_token', [tokenAnswer(second)]);
+    let stored: StoredToken | null = { token: first, renewAt: ISSUED_AT + 19 * 60_000 };
+    const writes: StoredToken[] = [];
+    const store = {
+      get: async () => stored,
+      set: async (next: StoredToken) => {
+        writes.push(next);
+        stored = next;
+      },
+    };
+    // A new client (a restarted worker) takes the stored token without an exchange.
+    expect(await legacy({ tokenStore: store }).getToken()).toBe(first);
+    expect(recorded).toHaveLength(0);
+
+    now = ISSUED_AT + 19 * 60_000;
+    expect(await legacy({ tokenStore: store }).getToken()).toBe(second);
+    expect(recorded).toHaveLength(1);
+    expect(writes).toEqual([{ token: second, renewAt: ISSUED_AT + 39 * 60_000 - TOKEN_REFRESH_MARGIN_MS }]);
+  });
+
+  it('exchanges when the store holds nothing, and on refresh whatever it holds', async () => {
+    const recorded = expectRequests('POST', '/auth/api_token', [tokenAnswer('t1'), tokenAnswer('t2')]);
+    const valid = { token: 'kept', renewAt: ISSUED_AT + 60_000 };
+    expect(await legacy({ tokenStore: { get: () => null, set: () => {} } }).getToken()).toBe('t1');
+    const client = legacy({ tokenStore: { get: () => valid, set: () => {} } });
+    expect(await client.getToken({ refresh: true })).toBe('t2');
+    expect(recorded).toHaveLength(2);
+  });
+
+  it('decides renewal from exp, or from the documented lifetime when there is none', () => {
+    const token = tokenAt(ISSUED_AT, 'x');
+    const expiresAt = ISSUED_AT + 20 * 60_000;
+    expect(tokenRenewAt(token, ISSUED_AT + 5_000)).toBe(expiresAt - TOKEN_REFRESH_MARGIN_MS);
+    expect(tokenRenewAt('opaque', ISSUED_AT)).toBe(ISSUED_AT + TOKEN_LIFETIME_MS - TOKEN_REFRESH_MARGIN_MS);
+    expect(tokenNeedsRefresh(token, expiresAt - TOKEN_REFRESH_MARGIN_MS - 1)).toBe(false);
+    expect(tokenNeedsRefresh(token, expiresAt - TOKEN_REFRESH_MARGIN_MS)).toBe(true);
+    expect(tokenNeedsRefresh(undefined, ISSUED_AT)).toBe(true);
+    expect(tokenNeedsRefresh('', ISSUED_AT)).toBe(true);
+    // Kept without its receipt time, an opaque token is used until the service refuses it.
+    expect(tokenNeedsRefresh('opaque', ISSUED_AT + 10 * TOKEN_LIFETIME_MS)).toBe(false);
   });
 
   it('reads exp from the JWT payload without verifying it', () => {

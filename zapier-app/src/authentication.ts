@@ -6,11 +6,12 @@
  */
 import {
   AuthenticationError,
+  ConnectionError,
   NotFoundError,
   RequestValidationError,
   ThreadworkError,
-  TOKEN_REFRESH_MARGIN_MS,
-  tokenExpiresAt,
+  TimeoutError,
+  tokenNeedsRefresh,
   ValidationError,
 } from '@threadwork/shared/light';
 import type { Authentication, BeforeRequestMiddleware, Bundle, ZObject } from 'zapier-platform-core';
@@ -71,6 +72,15 @@ async function exchange(z: ZObject, bundle: Bundle): Promise<string> {
       );
     }
     // The token call's URL carries the credentials in its query: no message shows a URL's query.
+    if (error instanceof ConnectionError || error instanceof TimeoutError) {
+      throw new z.errors.Error(
+        redact(
+          `Could not reach ${origin} (${error.message}). ` +
+            'Check the service URL: the address you open the service at, e.g. https://app.example.com.',
+        ),
+        'service_unreachable',
+      );
+    }
     throw new z.errors.Error(
       redact(
         `${origin} is not the service, or did not answer as the service does (${describe(error)}). ` +
@@ -107,11 +117,9 @@ export function isTokenEndpoint(url: string | undefined): boolean {
   return new URL(url).pathname.replace(/\/+$/, '').endsWith(TOKEN_PATH);
 }
 
-/** True when the token is missing or expires within the refresh margin. */
+/** True when the token is missing or expires within the refresh margin (the shared token lifecycle's). */
 export function tokenIsStale(token: string | undefined, now: number = Date.now()): boolean {
-  if (token === undefined || token === '') return true;
-  const expiresAt = tokenExpiresAt(token);
-  return expiresAt !== undefined && now >= expiresAt - TOKEN_REFRESH_MARGIN_MS;
+  return tokenNeedsRefresh(token, now);
 }
 
 /**

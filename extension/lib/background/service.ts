@@ -3,7 +3,7 @@
  * the typed client from the stored credentials and answers `Result`s. Browser APIs it needs are injected, so
  * tests run it with WXT's fake browser and a real or mocked fetch.
  */
-import { LegacyClient, OPT_IN_SCOPES, SCOPES, ThreadworkClient, tokenExpiresAt } from '@threadwork/shared';
+import { LegacyClient, OPT_IN_SCOPES, SCOPES, ThreadworkClient } from '@threadwork/shared';
 import type { ApiKey } from '@threadwork/shared/schemas';
 import { type FoundTaskView, type Request, Request as RequestSchema, type Result } from '../protocol.ts';
 import {
@@ -20,8 +20,6 @@ import {
 } from '../settings.ts';
 import { BackgroundError, toFailure } from './errors.ts';
 
-/** The session token is renewed this long before its `exp`. */
-const TOKEN_MARGIN_MS = 60_000;
 /** A request from the mailbox should fail fast when the service is down: one retry, 10 s per attempt. */
 const CLIENT_TIMEOUT_MS = 10_000;
 
@@ -119,18 +117,19 @@ export function createService(deps: ServiceDeps) {
       fetch: deps.fetch,
       maxRetries: 1,
       timeout: CLIENT_TIMEOUT_MS,
+      now,
+      // The v1 client keeps the token's lifecycle; storage.session keeps it across worker restarts.
+      tokenStore: keep
+        ? {
+            get: async () => {
+              const stored = await sessionTokenItem.getValue();
+              return stored?.fingerprint === print ? stored : null;
+            },
+            set: (stored) => sessionTokenItem.setValue({ ...stored, fingerprint: print }),
+          }
+        : undefined,
     });
-    const accessToken = async ({ refresh }: { refresh: boolean }): Promise<string> => {
-      if (!keep) return legacy.getToken({ refresh });
-      const stored = await sessionTokenItem.getValue();
-      if (!refresh && stored !== null && stored.fingerprint === print && now() < stored.renewAt) {
-        return stored.token;
-      }
-      const token = await legacy.getToken({ refresh: true });
-      const expires = tokenExpiresAt(token) ?? now() + 20 * 60_000;
-      await sessionTokenItem.setValue({ token, renewAt: expires - TOKEN_MARGIN_MS, fingerprint: print });
-      return token;
-    };
+    const accessToken = (context: { refresh: boolean }) => legacy.getToken(context);
     const client = new ThreadworkClient({
       baseUrl: `${creds.origin}/v2`,
       accessToken,

@@ -7,6 +7,7 @@ import {
   ThreadworkError,
   TimeoutError,
 } from './errors.ts';
+import { Redactor, redactUrl } from './redact.ts';
 import type { HttpMethod } from './request.ts';
 
 /**
@@ -17,6 +18,10 @@ import type { HttpMethod } from './request.ts';
  * (`ky.retry`) or throws the mapped error; a failure without an answer goes through `shouldRetry`.
  *
  * Only reads and writes that carry an Idempotency-Key are ever replayed, so a write never runs twice.
+ *
+ * No error leaves with a credential in it: every error `send` rejects with is a copy made by the request's
+ * `Redactor` (the key pair of the URL, the credential headers), and answers are redacted before they are read
+ * into a message (`redact.ts`).
  */
 
 export const DEFAULT_MAX_RETRIES = 2;
@@ -54,8 +59,10 @@ export class HttpClient {
   readonly #timeout: number;
   readonly #maxRetries: number;
   readonly #ky: KyInstance;
+  readonly #headers: Record<string, string>;
 
   constructor(options: HttpOptions) {
+    this.#headers = options.headers;
     const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     this.#timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
     this.#maxRetries = maxRetries;
@@ -102,6 +109,17 @@ export class HttpClient {
    * (undefined when it has no body) or rejects with a `ThreadworkError` (a caller's abort stays an AbortError).
    */
   async send(request: HttpRequest): Promise<unknown> {
+    try {
+      return await this.#send(request);
+    } catch (error) {
+      // A caller's abort reason is the caller's own value, handed back as it is.
+      if (request.signal?.aborted && error === request.signal.reason) throw error;
+      throw Redactor.forRequest(request.url, { ...this.#headers, ...request.headers }).error(error);
+    }
+  }
+
+  async #send(request: HttpRequest): Promise<unknown> {
+    const url = redactUrl(request.url);
     const timeout = request.timeout ?? this.#timeout;
     const headers: Record<string, string> = { ...request.headers };
     if (request.json !== undefined) headers['content-type'] = 'application/json';
@@ -127,13 +145,13 @@ export class HttpClient {
       if (error instanceof ThreadworkError) throw error;
       if (isTimeoutError(error)) {
         throw new TimeoutError({
-          message: `${request.method} ${request.url} timed out after ${timeout} ms`,
+          message: `${request.method} ${url} timed out after ${timeout} ms`,
           cause: error,
         });
       }
       const cause = isNetworkError(error) ? error.cause : error;
       throw new ConnectionError({
-        message: `${request.method} ${request.url} failed: ${describeNetworkError(cause)}`,
+        message: `${request.method} ${url} failed: ${describeNetworkError(cause)}`,
         cause,
       });
     }
@@ -141,10 +159,11 @@ export class HttpClient {
     try {
       return JSON.parse(text);
     } catch (error) {
+      const redacted = Redactor.forRequest(request.url, { ...this.#headers, ...request.headers }).text(text);
       throw new InvalidResponseError({
-        message: `${request.method} ${request.url}: the answer (HTTP ${response.status}) is not JSON`,
+        message: `${request.method} ${url}: the answer (HTTP ${response.status}) is not JSON`,
         status: response.status,
-        details: text.slice(0, 200),
+        details: redacted.slice(0, 200),
         cause: error,
       });
     }
@@ -153,7 +172,13 @@ export class HttpClient {
   /** A non-2xx answer: a retry after the policy's delay, or its `ThreadworkError`. */
   async #afterResponse({ request, response, retryCount }: AfterResponseState) {
     if (response.ok) return;
-    const error = errorFromResponse(response.status, await response.text(), response.headers);
+    // Redacted before it is read: an answer may echo the request (a 404 page naming the URL).
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    const body = Redactor.forRequest(request.url, headers).text(await response.text());
+    const error = errorFromResponse(response.status, body, response.headers);
     if (retryCount < this.#maxRetries && isReplayable(request)) {
       const wait = retryDelay(error, retryCount + 1);
       if (wait !== undefined) return ky.retry({ delay: wait });

@@ -36,13 +36,17 @@ export {
 } from './http.ts';
 export { getMeta } from './meta.ts';
 export { type Page, PagePromise } from './pagination.ts';
+export { CREDENTIAL_PARAMETERS, REDACTED, redactUrl } from './redact.ts';
 export type { ListParams, RequestOptions } from './request.ts';
+export { LegacyClient, type LegacyClientOptions } from './v1/client.ts';
 export {
-  LegacyClient,
-  type LegacyClientOptions,
+  type StoredToken,
   TOKEN_LIFETIME_MS,
   TOKEN_REFRESH_MARGIN_MS,
-} from './v1/client.ts';
-export { tokenExpiresAt } from './v1/token.ts';
+  type TokenStore,
+  tokenExpiresAt,
+  tokenNeedsRefresh,
+  tokenRenewAt,
+} from './v1/token.ts';
 export { ThreadworkClient } from './v2/client.ts';
 export type { AccessTokenProvider, ThreadworkClientOptions } from './v2/transport.ts';

@@ -103,6 +103,30 @@ export interface ConsoleDeliveries {
   subscriptions: ConsoleSubscription[];
   /** The event types a v2 subscription may name (for the subscribe form). */
   event_types: string[];
+  /** The console's own test receiver (docs/console.md). */
+  receiver: ConsoleReceiver;
+}
+
+/** The console's test receiver: where it listens and the newest deliveries it took. */
+export interface ConsoleReceiver {
+  /** Its URL; null when this server refuses loopback targets (started without --allow-insecure-webhooks). */
+  url: string | null;
+  /** Newest first, a bounded number, kept in memory since the server started. */
+  received: ConsoleReceived[];
+}
+
+/** One request the test receiver took, and what it made of it. */
+export interface ConsoleReceived {
+  received_at: string;
+  delivery_id: string | null;
+  event_id: string | null;
+  event_type: string | null;
+  /** `valid`: the signature checked out against the subscription's secrets; `unsigned`: a v1 hook's. */
+  signature: 'valid' | 'invalid' | 'unsigned';
+  /** Why it was refused (an invalid signature, an unknown delivery); null when accepted. */
+  error: string | null;
+  /** What the receiver answered. */
+  status_code: number;
 }
 
 /** `/keys`: the user's keys and the scope catalogue (opt-in scopes are never granted by default). */

@@ -1,8 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-export const SIGNATURE_HEADER = 'x-service-signature';
-export const EVENT_ID_HEADER = 'x-service-event-id';
-export const DELIVERY_ID_HEADER = 'x-service-delivery-id';
+import { SIGNATURE_HEADER } from './headers.ts';
+
+export { DELIVERY_ID_HEADER, EVENT_ID_HEADER, SIGNATURE_HEADER } from './headers.ts';
 
 /** The tolerance the reference handlers use (spec v2, section 6). */
 export const DEFAULT_TOLERANCE_SECONDS = 300;

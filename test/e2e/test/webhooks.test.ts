@@ -1,6 +1,13 @@
 import { type LegacyClient, ThreadworkClient } from '@threadwork/shared';
 import { V1Item } from '@threadwork/shared/schemas';
-import { constructEvent, parseSignatureHeader, WebhookSignatureError } from '@threadwork/shared/webhooks';
+import {
+  constructEvent,
+  DELIVERY_ID_HEADER,
+  EVENT_ID_HEADER,
+  parseSignatureHeader,
+  SIGNATURE_HEADER,
+  WebhookSignatureError,
+} from '@threadwork/shared/webhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type LiveServer, startLiveServer } from './helpers/live-server.ts';
 import {
@@ -68,9 +75,9 @@ describe('v2 webhooks', () => {
 
     expect(request.method).toBe('POST');
     expect(singleHeader(request.headers, 'content-type')).toMatch(/^application\/json/);
-    const signature = singleHeader(request.headers, 'x-service-signature');
-    const eventId = singleHeader(request.headers, 'x-service-event-id');
-    const deliveryId = singleHeader(request.headers, 'x-service-delivery-id');
+    const signature = singleHeader(request.headers, SIGNATURE_HEADER);
+    const eventId = singleHeader(request.headers, EVENT_ID_HEADER);
+    const deliveryId = singleHeader(request.headers, DELIVERY_ID_HEADER);
     expect(signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     expect(eventId).toBeTruthy();
     expect(deliveryId).toBeTruthy();
@@ -106,11 +113,11 @@ describe('v2 webhooks', () => {
 
     expect(hooks.received.map((request) => request.answeredWith)).toEqual([500, 500, 200]);
     expect(hooks.received.every(isDeliveryOfTask(task.id))).toBe(true);
-    const deliveryIds = new Set(hooks.received.map((r) => singleHeader(r.headers, 'x-service-delivery-id')));
-    const eventIds = new Set(hooks.received.map((r) => singleHeader(r.headers, 'x-service-event-id')));
+    const deliveryIds = new Set(hooks.received.map((r) => singleHeader(r.headers, DELIVERY_ID_HEADER)));
+    const eventIds = new Set(hooks.received.map((r) => singleHeader(r.headers, EVENT_ID_HEADER)));
     expect(deliveryIds.size).toBe(1);
     expect(eventIds.size).toBe(1);
-    const signature = singleHeader(accepted.headers, 'x-service-signature');
+    const signature = singleHeader(accepted.headers, SIGNATURE_HEADER);
     expect(constructEvent(accepted.rawBody, signature, subscription.secret).type).toBe('task.created');
 
     const log = await eventually(
@@ -144,7 +151,7 @@ describe('v2 webhooks', () => {
 
     const task = await client.tasks.create({ list_id: IDS.todo, title: 'Rotate me' });
     const request = await hooks.waitFor(isDeliveryOfTask(task.id));
-    const signature = singleHeader(request.headers, 'x-service-signature');
+    const signature = singleHeader(request.headers, SIGNATURE_HEADER);
     expect(parseSignatureHeader(signature ?? '')?.signatures).toHaveLength(2);
 
     expect(constructEvent(request.rawBody, signature, rotated.secret).data).toMatchObject({
@@ -176,8 +183,8 @@ describe('v1 hooks', () => {
 
     expect(request.method).toBe('POST');
     expect(singleHeader(request.headers, 'content-type')).toMatch(/^application\/json/);
-    expect(singleHeader(request.headers, 'x-service-event-id')).toBeTruthy();
-    expect(request.headers['x-service-signature']).toBeUndefined();
+    expect(singleHeader(request.headers, EVENT_ID_HEADER)).toBeTruthy();
+    expect(request.headers[SIGNATURE_HEADER]).toBeUndefined();
     const item = V1Item.parse(request.json);
     expect(item).toMatchObject({
       id,

@@ -29,6 +29,12 @@ import { taskRoutes } from './http/v2/tasks.ts';
 import { teamRoutes } from './http/v2/teams.ts';
 import { webhookRoutes } from './http/v2/webhooks.ts';
 
+function mountAll(areas: readonly FastifyPluginAsync[]): FastifyPluginAsync {
+  return async (scope) => {
+    for (const routes of areas) await routes(scope, {});
+  };
+}
+
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** Route plugins of the v2 face, mounted under `/v2`. Add a new area here. */
@@ -69,8 +75,20 @@ export function routesOf(app: FastifyInstance): readonly RouteSummary[] {
   return routeLists.get(app) ?? [];
 }
 
+/**
+ * Requests are validated with the shared zod schemas (`http/validate.ts`) and answers are plain JSON, so no
+ * route has a Fastify JSON schema. Fastify's default compilers (ajv, fast-json-stringify) would be loaded
+ * and set up at start-up for nothing; these refuse a route schema instead.
+ */
+const noRouteSchemas = () => () => {
+  throw new Error('route JSON schemas are not used here: validate with the shared zod schemas');
+};
+
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
+    schemaController: {
+      compilersFactory: { buildValidator: noRouteSchemas, buildSerializer: noRouteSchemas },
+    },
     logger: ctx.options.logger === false ? false : { level: ctx.options.logger, stream: process.stderr },
     genReqId: newRequestId,
     requestIdHeader: false,
@@ -124,11 +142,12 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
       roots: { v2: '/v2', v1: '/api/v1', auth: '/auth/api_token' },
     };
   });
+  // The console adds a hook of its own (ending its event streams on shutdown): a context of its own.
   await app.register(consoleRoutes);
-  await app.register(authTokenRoutes);
-  await app.register(controlRoutes);
-  await app.register(openApiRoutes);
-  for (const routes of V2_ROUTES) await app.register(routes, { prefix: '/v2' });
-  for (const routes of V1_ROUTES) await app.register(routes, { prefix: '/api/v1' });
+  // One plugin context per prefix, not one per area: the route modules add routes only (no hooks or
+  // decorators), and every extra context costs start-up time.
+  await app.register(mountAll([authTokenRoutes, controlRoutes, openApiRoutes]));
+  await app.register(mountAll(V2_ROUTES), { prefix: '/v2' });
+  await app.register(mountAll(V1_ROUTES), { prefix: '/api/v1' });
   return app;
 }

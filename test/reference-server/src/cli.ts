@@ -114,6 +114,9 @@ async function main(): Promise<void> {
   }
   const databaseUrl = process.env['DATABASE_URL'];
   if (databaseUrl) options.databaseUrl = databaseUrl;
+  // Set by the start command (bin/server.mjs): where it keeps the migrated empty database of this build.
+  const memoryTemplate = process.env['THREADWORK_MEMORY_TEMPLATE'];
+  if (memoryTemplate) options.memoryTemplate = memoryTemplate;
   options.logger = logLevelFromEnv();
 
   // Startup is dominated by compiling modules; the cache makes every start after the first faster.

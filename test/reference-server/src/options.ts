@@ -28,14 +28,21 @@ export interface ServerOptions {
   consoleUser?: string | undefined;
   /** `postgres://…` selects PostgreSQL instead of `db`. */
   databaseUrl?: string | undefined;
+  /**
+   * With `db: ':memory:'`: a file caching an empty, migrated database, read instead of running every
+   * migration at start-up and written when missing (the start command keeps one per build of its bundle).
+   */
+  memoryTemplate?: string | undefined;
   /** The clock every timestamp, token expiry and key expiry is read from. */
   now?: () => Date;
   /** Log level of the request log on stderr, or false for none. Default false. */
   logger?: LogLevel | false;
 }
 
-export type ResolvedServerOptions = Required<Omit<ServerOptions, 'seed' | 'databaseUrl' | 'consoleUser'>> &
-  Pick<ServerOptions, 'seed' | 'databaseUrl' | 'consoleUser'>;
+export type ResolvedServerOptions = Required<
+  Omit<ServerOptions, 'seed' | 'databaseUrl' | 'consoleUser' | 'memoryTemplate'>
+> &
+  Pick<ServerOptions, 'seed' | 'databaseUrl' | 'consoleUser' | 'memoryTemplate'>;
 
 export const DEFAULT_PORT = 8787;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -55,6 +62,7 @@ export function resolveOptions(options: ServerOptions): ResolvedServerOptions {
     console: options.console ?? false,
     consoleUser: options.consoleUser,
     databaseUrl: options.databaseUrl,
+    memoryTemplate: options.memoryTemplate,
     now: options.now ?? (() => new Date()),
     logger: options.logger ?? false,
   };

@@ -21,7 +21,11 @@ export interface RunningServer {
 
 export async function startServer(input: ServerOptions = {}): Promise<RunningServer> {
   const options = resolveOptions(input);
-  const handle = await openDatabase({ path: options.db, databaseUrl: options.databaseUrl });
+  const handle = await openDatabase({
+    path: options.db,
+    databaseUrl: options.databaseUrl,
+    memoryTemplate: options.memoryTemplate,
+  });
   // A batch that failed to commit may have taught the caches things that were then rolled back.
   groupCommit(handle.db)?.onFailure(() => {
     forgetPrincipals(handle.db);

@@ -425,6 +425,60 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', { timeout: 20_000 }, ()
     await expect.poll(() => replayed.getAttribute('data-status')).toBe('delivered');
   });
 
+  it('takes a newcomer from a new task to a delivered delivery and its replay, through the built-in test receiver', async () => {
+    // As README's main job has it: no receiver of one's own, only the console (pnpm start's flags).
+    await page.goto(`${server.origin}/deliveries`);
+    await page.getByTestId('console-receiver-subscribe').click();
+    const block = page.locator('section.subscription-block').filter({ hasText: '/_console/receiver' });
+    await block.waitFor();
+    await expect.poll(() => page.getByTestId('console-receiver-subscribe').count()).toBe(0);
+    const subscriptions = (await api('/webhooks/subscriptions')).body.data as {
+      id: string;
+      target_url: string;
+      events: string[];
+    }[];
+    const subscription = subscriptions.find((entry) => entry.target_url.endsWith('/_console/receiver'))!;
+    expect(subscription.target_url).toBe(`${server.origin}/_console/receiver`);
+    expect(subscription.events).toContain('task.created');
+
+    // Create a task on the board, as a person does: Enter in a list's title box.
+    await page.getByRole('link', { name: 'Boards' }).click();
+    await page.locator('[data-testid="console-board"][data-board-id="brd_product"]').click();
+    const input = list('lst_backlog').getByTestId('console-new-task');
+    await input.fill('My first delivered task');
+    await input.press('Enter');
+    await expect
+      .poll(() => page.getByTestId('console-task').filter({ hasText: 'My first delivered task' }).count())
+      .toBe(1);
+    const taskId = (await page
+      .getByTestId('console-task')
+      .filter({ hasText: 'My first delivered task' })
+      .getAttribute('data-task-id'))!;
+
+    // The deliveries page: the task's delivery, delivered to the receiver, whose signature check passed.
+    await page.getByRole('link', { name: 'Deliveries' }).click();
+    const first = block.getByTestId('console-delivery').filter({ hasText: taskId }).first();
+    await first.locator('summary').click({ timeout: 5000 });
+    // Pinned by its id: the replay below adds another delivery carrying the same task.
+    const deliveryId = (await first.getAttribute('data-delivery-id'))!;
+    const mine = block.locator(`[data-testid="console-delivery"][data-delivery-id="${deliveryId}"]`);
+    await expect.poll(() => mine.getAttribute('data-status'), { timeout: 5000 }).toBe('delivered');
+    expect(await mine.locator('table.attempts').textContent()).toContain('204');
+    const took = page.getByTestId('console-received').filter({ hasText: deliveryId });
+    await expect.poll(() => took.textContent()).toContain('valid');
+
+    // Replay: a second delivery of the same event, delivered and verified too.
+    await mine.getByTestId('console-replay').click();
+    const replayedId = /Replayed as (\S+)\./.exec((await mine.getByRole('status').textContent()) ?? '')?.[1];
+    expect(replayedId).toMatch(/^dlv_/);
+    const replayed = block.locator(`[data-testid="console-delivery"][data-delivery-id="${replayedId}"]`);
+    await expect.poll(() => replayed.getAttribute('data-status'), { timeout: 5000 }).toBe('delivered');
+    await expect
+      .poll(() => page.getByTestId('console-received').filter({ hasText: replayedId! }).textContent())
+      .toContain('valid');
+    await expectAccessible(page, 'deliveries with the test receiver');
+  });
+
   it('subscribes a webhook from the deliveries page, with its secret shown once, and sends it a test event', async () => {
     const before = receiver.received.length;
     await page.goto(`${server.origin}/deliveries`);

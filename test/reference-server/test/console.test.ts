@@ -209,6 +209,71 @@ describe('the console on the server', () => {
     expect(unknown.status).toBe(404);
   });
 
+  it('has a test receiver that verifies signatures: a real delivery is taken, a forged or unknown one refused', async () => {
+    const server = await start({ allowInsecureWebhooks: true, webhookTimeScale: 0.001 });
+    const consoleApi = (path: string, init: RequestInit = {}) =>
+      fetch(`${server.origin}/_console/api/${path}`, {
+        ...init,
+        headers: { 'content-type': 'application/json' },
+      }).then(readBody);
+    const deliveries = () => consoleApi('deliveries');
+    const url = (await deliveries()).data.receiver.url as string;
+    expect(url).toBe(`${server.origin}/_console/receiver`);
+    const subscribed = await consoleApi('webhooks', {
+      method: 'POST',
+      body: JSON.stringify({ target_url: url, events: ['task.created'] }),
+    });
+    expect(subscribed.data.target_url).toBe(url);
+    const created = await v2(server, '/tasks', {
+      method: 'POST',
+      body: JSON.stringify({ list_id: 'lst_backlog', title: 'Received here' }),
+    });
+    expect(created.ok).toBe(true);
+    type Received = { delivery_id: string; event_type: string; signature: string; status_code: number };
+    let taken: Received | undefined;
+    for (let tries = 0; tries < 100 && !taken; tries++) {
+      taken = ((await deliveries()).data.receiver.received as Received[]).find(
+        (entry) => entry.event_type === 'task.created',
+      );
+      if (!taken) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(taken).toMatchObject({ signature: 'valid', status_code: 204 });
+
+    // A delivery whose signature was not made with the subscription's secret: 400, and shown as such.
+    const forged = await rawRequest(server.origin, '/_console/receiver', {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-service-delivery-id': taken!.delivery_id,
+        'x-service-signature': `t=${Math.floor(Date.now() / 1000)},v1=${'0'.repeat(64)}`,
+      },
+      body: '{"forged":true}',
+    });
+    expect(forged.status).toBe(400);
+    expect(JSON.parse(forged.body).error.code).toBe('invalid_request');
+    const unknown = await rawRequest(server.origin, '/_console/receiver', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-service-delivery-id': 'dlv_nope' },
+      body: '{}',
+    });
+    expect(unknown.status).toBe(404);
+    const [newest, second] = (await deliveries()).data.receiver.received as Received[];
+    expect(newest).toMatchObject({ delivery_id: 'dlv_nope', status_code: 404 });
+    expect(second).toMatchObject({ delivery_id: taken!.delivery_id, signature: 'invalid', status_code: 400 });
+  });
+
+  it('offers no test receiver when loopback targets are refused (no --allow-insecure-webhooks)', async () => {
+    const server = await start();
+    const view = await readBody(await fetch(`${server.origin}/_console/api/deliveries`));
+    expect(view.data.receiver).toEqual({ url: null, received: [] });
+    const refused = await fetch(`${server.origin}/_console/api/webhooks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ target_url: `${server.origin}/_console/receiver`, events: ['task.created'] }),
+    });
+    expect(refused.status).toBe(400);
+  });
+
   it('streams each committed change as a server-sent event, and closes with streams open', async () => {
     const server = await start();
     const controller = new AbortController();

@@ -1,5 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { EVENT_TYPES } from '@threadwork/shared/schemas';
+import { SIGNATURE_HEADER } from '@threadwork/shared/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES, routeKey, UNDOCUMENTED_PREFIXES } from '../src/http/openapi/catalogue.ts';
 import { type RunningServer, startServer } from '../src/index.ts';
@@ -87,7 +88,7 @@ describe('GET /v2/openapi.json', () => {
     expect(moved.requestBody.content['application/json'].schema).toEqual({
       $ref: '#/components/schemas/TaskMovedEvent',
     });
-    expect(moved.parameters.map((parameter: Json) => parameter.name)).toContain('x-service-signature');
+    expect(moved.parameters.map((parameter: Json) => parameter.name)).toContain(SIGNATURE_HEADER);
     const data = document.components.schemas.TaskMovedEvent.properties.data;
     expect(data.required).toEqual(expect.arrayContaining(['task', 'from_list_id', 'to_list_id']));
   });

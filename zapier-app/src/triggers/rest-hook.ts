@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { V1Action, V1Item } from '@threadwork/shared';
-import { NotFoundError, V1_ACTION_TARGETS } from '@threadwork/shared/light';
+import { EVENT_ID_HEADER, NotFoundError, V1_ACTION_TARGETS } from '@threadwork/shared/light';
 import type { Bundle, Trigger, ZObject } from 'zapier-platform-core';
 import { exchangeCredentials } from '../authentication.ts';
 import { boardField, type InputField, Inputs, listField, teamField } from '../creates/fields.ts';
@@ -19,7 +19,6 @@ import { deliveryHeader } from './hook-request.ts';
 
 /** The name the subscriptions are registered under (the service lists it as the hook's platform). */
 export const API_SERVICE = 'zapier';
-export const EVENT_ID_HEADER = 'x-service-event-id';
 
 /** What a v1 trigger outputs: the item's fields, `id` unique per event and the task's id as `task_id`. */
 export type ItemOutput = V1Item & { task_id: string };

@@ -2,7 +2,7 @@
  * The app against a live reference server: subscribe a hook through appTester, cause the event, receive
  * the delivery on a local receiver, feed it to `perform`, unsubscribe and see nothing more delivered.
  */
-import type { LegacyClient, ThreadworkClient } from '@threadwork/shared';
+import { EVENT_ID_HEADER, type LegacyClient, type ThreadworkClient } from '@threadwork/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveServer } from '../../../test/e2e/test/helpers/live-server.ts';
 import type { WebhookReceiver } from '../../../test/e2e/test/helpers/receiver.ts';
@@ -68,7 +68,7 @@ describe('v1 REST hooks', () => {
       ...deliveryBundle(delivery),
     });
     expect(output).toMatchObject({ task_id: created.id, title: 'Hooked task', listId: IDS.todo });
-    expect(output.id).toBe(delivery.headers['x-service-event-id']);
+    expect(output.id).toBe(delivery.headers[EVENT_ID_HEADER]);
 
     await appTester(op('new_task_in_list', 'performUnsubscribe'), {
       authData,

@@ -25,7 +25,7 @@ import { AuthenticationError, InvalidResponseError, ThreadworkError } from '../e
 import { HttpClient, IDEMPOTENCY_HEADER, PACKAGE_USER_AGENT } from '../http.ts';
 import { parseQuery, parseRequest, type RequestOptions, withQuery } from '../request.ts';
 import type { AccessTokenProvider } from '../v2/transport.ts';
-import { TOKEN_LIFETIME_MS, TOKEN_REFRESH_MARGIN_MS, tokenExpiresAt } from './token.ts';
+import { type StoredToken, type TokenStore, tokenRenewAt } from './token.ts';
 
 export interface LegacyClientOptions {
   /** The login email the key was created with (the four credentials are needed unless `accessToken` is given). */
@@ -42,6 +42,11 @@ export interface LegacyClientOptions {
   /** The service origin: v1 lives at `{origin}/api/v1`, the token endpoint at `{origin}/auth/api_token`. */
   origin: string;
   fetch?: typeof fetch | undefined;
+  /**
+   * Where the session token is kept beyond this client's memory (read before an exchange, written after
+   * one), e.g. a browser extension's session storage.
+   */
+  tokenStore?: TokenStore | undefined;
   /** Clock in epoch milliseconds (tests inject one). */
   now?: (() => number) | undefined;
   /** Retries of reads after the first attempt (default 2); v1 writes carry no idempotency key and are never retried. */
@@ -50,8 +55,6 @@ export interface LegacyClientOptions {
   timeout?: number | undefined;
   userAgent?: string | undefined;
 }
-
-export { TOKEN_LIFETIME_MS, TOKEN_REFRESH_MARGIN_MS };
 
 const TeamList = V1Team.array();
 const BoardList = V1Board.array();
@@ -68,7 +71,7 @@ export class LegacyClient {
   readonly #apiRoot: string;
   readonly #credentials: LegacyClientOptions;
   readonly #now: () => number;
-  #token: { value: string; renewAt: number } | undefined;
+  #token: StoredToken | undefined;
   #exchange: Promise<string> | undefined;
 
   constructor(options: LegacyClientOptions) {
@@ -98,11 +101,26 @@ export class LegacyClient {
         typeof accessToken === 'string' ? accessToken : accessToken({ refresh: options?.refresh === true }),
       );
     }
+    const refresh = options?.refresh === true;
     const cached = this.#token;
-    if (options?.refresh !== true && cached !== undefined && this.#now() < cached.renewAt) {
-      return Promise.resolve(cached.value);
+    if (!refresh && cached !== undefined && this.#now() < cached.renewAt)
+      return Promise.resolve(cached.token);
+    if (!refresh && this.#credentials.tokenStore !== undefined)
+      return this.#fromStore(this.#credentials.tokenStore);
+    return this.#exchangeOnce();
+  }
+
+  async #fromStore(store: TokenStore): Promise<string> {
+    const stored = await store.get();
+    if (stored != null && this.#now() < stored.renewAt) {
+      this.#token = { token: stored.token, renewAt: stored.renewAt };
+      return stored.token;
     }
-    // Concurrent callers share one exchange.
+    return this.#exchangeOnce();
+  }
+
+  /** Concurrent callers share one exchange. */
+  #exchangeOnce(): Promise<string> {
     this.#exchange ??= this.#requestToken().finally(() => {
       this.#exchange = undefined;
     });
@@ -212,14 +230,14 @@ export class LegacyClient {
       throw new InvalidResponseError({ message: 'The token endpoint answered without an x-access-token' });
     }
     const token = parsed.data['x-access-token'];
-    const expiresAt = tokenExpiresAt(token) ?? this.#now() + TOKEN_LIFETIME_MS;
-    this.#token = { value: token, renewAt: expiresAt - TOKEN_REFRESH_MARGIN_MS };
+    this.#token = { token, renewAt: tokenRenewAt(token, this.#now()) };
+    await given.tokenStore?.set(this.#token);
     return token;
   }
 
   /** After a 401: a new token, unless another call already replaced the rejected one. */
   #renewAfterRejection(rejected: string): Promise<string> {
-    const current = this.#token?.value;
+    const current = this.#token?.token;
     if (current !== undefined && current !== rejected) return Promise.resolve(current);
     return this.getToken({ refresh: true });
   }

@@ -1,6 +1,11 @@
 // `/deliveries`: every v2 webhook subscription and v1 hook of the user, each delivery with its event,
 // status and attempts, the signature header and body it carries, and Replay. Live as attempts happen.
-import type { ConsoleDeliveries, ConsoleDelivery, ConsoleSubscription } from '@threadwork/shared/schemas';
+import type {
+  ConsoleDeliveries,
+  ConsoleDelivery,
+  ConsoleReceiver,
+  ConsoleSubscription,
+} from '@threadwork/shared/schemas';
 import { useState } from 'preact/hooks';
 import { call, useAction, useResource } from '../api.ts';
 import { Failure, Loading, Time } from './common.tsx';
@@ -18,11 +23,18 @@ export function DeliveriesPage() {
           Webhook subscriptions (v2) and hooks (v1, as the Zapier app makes them), newest deliveries first.
         </p>
       </div>
+      <TestReceiver
+        receiver={view.data.receiver}
+        eventTypes={view.data.event_types}
+        subscribed={subscriptions.some((subscription) => subscription.target_url === view.data?.receiver.url)}
+        onCreated={view.reload}
+      />
       <Subscribe eventTypes={view.data.event_types} onCreated={view.reload} />
       {subscriptions.length === 0 && (
         <p class="muted">
-          No subscriptions yet: subscribe above, with <code>POST /v2/webhooks/subscriptions</code>, or with a
-          v1 hook (a Zap's trigger); then change a task on a board.
+          No subscriptions yet: subscribe the test receiver or your own URL above, with{' '}
+          <code>POST /v2/webhooks/subscriptions</code>, or with a v1 hook (a Zap's trigger); then add or
+          change a task on a board.
         </p>
       )}
       {subscriptions.map((subscription) => (
@@ -32,10 +44,94 @@ export function DeliveriesPage() {
   );
 }
 
+const defaultEvents = (eventTypes: string[]) => eventTypes.filter((type) => type.startsWith('task.'));
+
+/**
+ * The console's own test receiver: one click subscribes it to the task events (a v2 subscription like any
+ * other), and it lists what it took and whether each signature verified.
+ */
+function TestReceiver({
+  receiver,
+  eventTypes,
+  subscribed,
+  onCreated,
+}: {
+  receiver: ConsoleReceiver;
+  eventTypes: string[];
+  subscribed: boolean;
+  onCreated(): void;
+}) {
+  const { busy, error, run } = useAction();
+  const url = receiver.url;
+  async function subscribe() {
+    if (url === null) return;
+    const created = await run(() =>
+      call('POST', 'webhooks', { target_url: url, events: defaultEvents(eventTypes) }),
+    );
+    if (created) onCreated();
+  }
+  return (
+    <section class="receiver" aria-labelledby="receiver-head">
+      <h2 id="receiver-head">Test receiver</h2>
+      {url === null ? (
+        <p class="muted">
+          This server refuses webhook targets on this machine, so the console's test receiver cannot be
+          subscribed: start it with <code>--allow-insecure-webhooks</code> (<code>pnpm start</code> does), or
+          subscribe a public https URL below.
+        </p>
+      ) : (
+        <p>
+          <span class="muted">
+            A webhook target inside this server, at <code>{url}</code>: it verifies each delivery's signature
+            and answers 204.
+          </span>{' '}
+          {subscribed ? (
+            <span class="muted">Subscribed to task events.</span>
+          ) : (
+            <button
+              type="button"
+              data-testid="console-receiver-subscribe"
+              disabled={busy}
+              onClick={subscribe}
+            >
+              Subscribe the test receiver
+            </button>
+          )}
+        </p>
+      )}
+      {error && <Failure error={error} />}
+      {receiver.received.length > 0 && (
+        <table class="attempts">
+          <caption class="visually-hidden">Requests the test receiver took, newest first</caption>
+          <ColumnHeads names={['Received', 'Event', 'Delivery', 'Signature', 'Answer']} />
+          <tbody>
+            {receiver.received.map((entry, index) => (
+              <tr key={`${entry.received_at}-${index}`} data-testid="console-received">
+                <td>
+                  <Time value={entry.received_at} withTime />
+                </td>
+                <td>{entry.event_type ?? '—'}</td>
+                <td>
+                  <code>{entry.delivery_id ?? '—'}</code>
+                </td>
+                <td>{entry.signature}</td>
+                <td>
+                  {entry.status_code}
+                  {entry.error && <> · {entry.error}</>}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
 /** A v2 webhook subscription, made as POST /v2/webhooks/subscriptions makes one; its signing secret shown once. */
 function Subscribe({ eventTypes, onCreated }: { eventTypes: string[]; onCreated(): void }) {
   const [url, setUrl] = useState('');
-  const [events, setEvents] = useState<string[]>(eventTypes.filter((type) => type.startsWith('task.')));
+  const [events, setEvents] = useState<string[]>(defaultEvents(eventTypes));
   const [secret, setSecret] = useState<string | null>(null);
   const { busy, error, run } = useAction();
   async function submit(event: Event) {
@@ -115,7 +211,10 @@ function Subscription({ subscription }: { subscription: ConsoleSubscription }) {
       </p>
       {error && <Failure error={error} />}
       {subscription.deliveries.length === 0 ? (
-        <p class="muted">No deliveries yet.</p>
+        <p class="muted">
+          No deliveries yet: add or change a task on a <a href="/">board</a>
+          {subscription.kind === 'v2' && ', or send a test event'}.
+        </p>
       ) : (
         <ol class="deliveries">
           {subscription.deliveries.map((delivery) => (
@@ -168,16 +267,7 @@ function Delivery({ delivery }: { delivery: ConsoleDelivery }) {
       {delivery.attempts.length > 0 && (
         <table class="attempts">
           <caption class="visually-hidden">Attempts of {delivery.id}</caption>
-          <thead>
-            <tr>
-              <th scope="col">#</th>
-              <th scope="col">Time</th>
-              <th scope="col">Outcome</th>
-              <th scope="col">Answer</th>
-              <th scope="col">Duration</th>
-              <th scope="col">Error</th>
-            </tr>
-          </thead>
+          <ColumnHeads names={['#', 'Time', 'Outcome', 'Answer', 'Duration', 'Error']} />
           <tbody>
             {delivery.attempts.map((attempt, index) => (
               <tr key={attempt.attempted_at + index}>
@@ -215,4 +305,19 @@ function prettyJson(body: string | null): string {
   } catch {
     return body;
   }
+}
+
+/** A table's column headings. */
+function ColumnHeads({ names }: { names: string[] }) {
+  return (
+    <thead>
+      <tr>
+        {names.map((name) => (
+          <th key={name} scope="col">
+            {name}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
 }

@@ -62,7 +62,8 @@ import { ok } from '../http/envelope.ts';
 import { presentBoard, presentList, presentTeam } from '../http/v2/present.ts';
 import { parseRequest } from '../http/validate.ts';
 import { consoleAssets } from './bundle.ts';
-import { CONSOLE_API_PREFIX } from './routes.ts';
+import { receiverView } from './receiver.ts';
+import { CONSOLE_API_PREFIX, receiverUrl } from './routes.ts';
 
 /** Tasks per list page: enough to fill a tall screen, small enough that a 5,000-task list loads at once. */
 export const TASKS_PER_PAGE = 50;
@@ -100,6 +101,7 @@ export async function sendShell(reply: FastifyReply): Promise<FastifyReply> {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>Threadwork console</title>
+<link rel="icon" href="data:,">
 <link rel="modulepreload" href="${script}">
 <style>${assets.css}</style>
 <script type="module" src="${script}"></script>
@@ -449,6 +451,7 @@ on(
   async (call): Promise<ConsoleDeliveries> => ({
     subscriptions: await deliveryLog(ctxOf(call).db, call.userId),
     event_types: EVENT_TYPES.filter((type) => type !== 'webhook.test'),
+    receiver: receiverView(call.app, receiverUrl(call.app)),
   }),
 );
 

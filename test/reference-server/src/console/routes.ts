@@ -19,6 +19,21 @@ export const CONSOLE_PAGES = [
 export const CONSOLE_API_PREFIX = '/_console/api/';
 export const CONSOLE_ASSETS_PREFIX = '/_console/assets/';
 export const CONSOLE_EVENTS_PATH = '/_console/events';
+/** The console's test receiver: a webhook target on this server (receiver.ts). */
+export const CONSOLE_RECEIVER_PATH = '/_console/receiver';
+
+/** The receiver's URL as the delivery worker reaches it: this server's own listening address. */
+export function receiverUrl(app: FastifyInstance): string {
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') return `http://127.0.0.1${CONSOLE_RECEIVER_PATH}`;
+  const host =
+    address.family === 'IPv6'
+      ? `[${address.address === '::' ? '::1' : address.address}]`
+      : address.address === '0.0.0.0'
+        ? '127.0.0.1'
+        : address.address;
+  return `http://${host}:${address.port}${CONSOLE_RECEIVER_PATH}`;
+}
 
 function isLoopbackAddress(address: string | undefined): boolean {
   if (address === undefined) return false;
@@ -86,6 +101,11 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
   app.get(CONSOLE_EVENTS_PATH, async (request, reply) => {
     guardConsole(request);
     (await loadApi()).streamChanges(app, request, reply, streams);
+  });
+  // The worker posts from loopback, to a loopback Host, without an Origin: the guard lets it through.
+  app.post(CONSOLE_RECEIVER_PATH, async (request, reply) => {
+    guardConsole(request);
+    return (await import('./receiver.ts')).receive(app, request, reply);
   });
   app.route({
     method: ['GET', 'POST', 'PATCH', 'DELETE'],

@@ -1,7 +1,7 @@
 // The one place that knows which SQL engine runs underneath. Routes and domain code see only
 // `Kysely<Database>`: the same code runs on embedded SQLite (one process owns the file) and on
 // PostgreSQL (`DATABASE_URL`, shared by any number of server processes; see docs/postgresql.md).
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresAdapter, PostgresDialect, sql, type Transaction } from 'kysely';
@@ -115,6 +115,8 @@ export interface DatabaseHandle {
   db: Kysely<Database>;
   dialect: DialectName;
   close(): Promise<void>;
+  /** SQLite only: the whole database as bytes (sqlite3_serialize). */
+  image?: () => Buffer;
 }
 
 export interface OpenDatabaseOptions {
@@ -122,6 +124,8 @@ export interface OpenDatabaseOptions {
   path: string;
   /** A `postgres://` URL selects PostgreSQL instead of `path`. */
   databaseUrl?: string | undefined;
+  /** With `:memory:`: the file of an empty, migrated database to start from (see `ServerOptions`). */
+  memoryTemplate?: string | undefined;
 }
 
 export class DatabaseConfigError extends Error {
@@ -129,9 +133,27 @@ export class DatabaseConfigError extends Error {
 }
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<DatabaseHandle> {
+  const template = options.databaseUrl || options.path !== ':memory:' ? undefined : options.memoryTemplate;
+  const image = template === undefined ? undefined : readTemplate(template);
+  if (image !== undefined) {
+    // From the template, migrating only confirms every migration has run (it is a third of the start-up
+    // time otherwise). A template that will not open is only a spoilt cache: migrate and write it again.
+    let fromImage: DatabaseHandle | undefined;
+    try {
+      fromImage = openSqlite(options.path, image);
+      await migrateToLatest(fromImage);
+      return fromImage;
+    } catch {
+      await fromImage?.close().catch(() => {});
+    }
+  }
   const handle = options.databaseUrl ? await openPostgres(options.databaseUrl) : openSqlite(options.path);
   try {
     await migrateToLatest(handle);
+    if (template !== undefined) {
+      await whenCommitted(handle.db);
+      writeTemplate(template, handle.image?.());
+    }
   } catch (error) {
     await handle.close();
     throw error;
@@ -139,11 +161,33 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   return handle;
 }
 
-function openSqlite(path: string): DatabaseHandle {
+/** The template's bytes, or undefined when there is none yet (or it cannot be read: it is only a cache). */
+function readTemplate(path: string): Buffer | undefined {
+  try {
+    return readFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Written whole under a temporary name, then renamed: a server starting meanwhile never reads half of it. */
+function writeTemplate(path: string, bytes: Buffer | undefined): void {
+  if (bytes === undefined) return;
+  const temporary = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temporary, bytes);
+    renameSync(temporary, path);
+  } catch {
+    // A cache that cannot be written costs the next start its migrations, nothing more.
+  }
+}
+
+function openSqlite(path: string, image?: Buffer): DatabaseHandle {
   const inMemory = path === ':memory:';
   const filename = inMemory ? path : resolve(path);
   if (!inMemory) mkdirSync(dirname(filename), { recursive: true });
-  const sqlite = new SqliteDatabase(filename);
+  // An image opens as a private in-memory database holding a copy of it.
+  const sqlite = image === undefined ? new SqliteDatabase(filename) : new SqliteDatabase(image);
   if (!inMemory) {
     // The server owns its database file: the first read takes a lock it keeps until it closes, so other
     // processes can open the file only after it stops. Every statement then skips taking and releasing
@@ -162,7 +206,7 @@ function openSqlite(path: string): DatabaseHandle {
   sqlite.pragma('temp_store = MEMORY');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new GroupCommitSqliteDialect(withStatementCache(sqlite)) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return { db, dialect: 'sqlite', close: () => db.destroy(), image: () => sqlite.serialize() };
 }
 
 /**

@@ -6,6 +6,7 @@ import { tasksMigration } from './004_tasks.ts';
 import { mailboxWritesMigration } from './005_mailbox_writes.ts';
 import { keysCrmMigration } from './006_keys_crm.ts';
 import { keyScopesMigration } from './007_key_scopes.ts';
+import { eventsTaskMigration } from './008_events_task.ts';
 import type { DialectName } from './columns.ts';
 
 /** Every migration, keyed by name in the order they run. Add a new area as `00N_area`. */
@@ -18,6 +19,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     '005_mailbox_writes': mailboxWritesMigration(),
     '006_keys_crm': keysCrmMigration(),
     '007_key_scopes': keyScopesMigration(),
+    '008_events_task': eventsTaskMigration(),
   };
   return { getMigrations: async () => migrations };
 }

@@ -9,7 +9,7 @@ import type {
 import type { Executor } from '../../db/database.ts';
 import { invalidField, notFound } from '../errors.ts';
 import { openMailbox } from './index.ts';
-import { bodyParts, replySubject } from './local-provider.ts';
+import { bodyParts, replySubject } from './message-text.ts';
 import type { Address, MailMessage, OutgoingMessage, ThreadMessages } from './provider.ts';
 import { isDraft } from './threads.ts';
 

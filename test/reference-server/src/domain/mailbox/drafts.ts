@@ -12,7 +12,7 @@ import { notFound } from '../errors.ts';
 import type { Page, PageRequest } from '../pagination.ts';
 import { addressesOf, newMessage, repliedMessage, replyAudience } from './compose.ts';
 import { openMailbox } from './index.ts';
-import { bodyParts, replySubject } from './local-provider.ts';
+import { bodyParts, replySubject } from './message-text.ts';
 
 /**
  * POST /email-threads/{id}/drafts: a reply draft. Without `to` it is addressed as a `reply` would be;

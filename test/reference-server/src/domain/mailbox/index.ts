@@ -6,10 +6,10 @@ import { boardAccess } from '../access.ts';
 import { notFound, ServiceError } from '../errors.ts';
 import { recordReplyReceived } from '../events/record.ts';
 import type { Page, PageRequest } from '../pagination.ts';
-import { type IncomingMessage, LocalMailboxProvider } from './local-provider.ts';
+import { type IncomingMessage, LocalMailboxProvider } from './local/provider.ts';
 import type { MailboxProvider, MailboxRecord } from './provider.ts';
 
-export type { IncomingMessage } from './local-provider.ts';
+export type { IncomingMessage } from './local/provider.ts';
 export type { MailboxProvider, MailboxRecord } from './provider.ts';
 
 export interface ThreadSummary {

@@ -13,6 +13,7 @@ import {
   ReplyRequest,
   SCOPES,
 } from '@threadwork/shared/schemas';
+import { DELIVERY_ID_HEADER, EVENT_ID_HEADER, SIGNATURE_HEADER } from '@threadwork/shared/webhooks';
 import { z } from 'zod';
 import { ROUTES, type RouteEntry, routeKey } from './catalogue.ts';
 import { EVENTS, REQUEST_COMPONENTS, RESPONSE_COMPONENTS } from './components.ts';
@@ -382,7 +383,7 @@ export function buildDocument(): JsonObject {
 
 const DELIVERY_HEADERS: JsonObject[] = [
   {
-    name: 'x-service-signature',
+    name: SIGNATURE_HEADER,
     in: 'header',
     required: true,
     description:
@@ -392,14 +393,14 @@ const DELIVERY_HEADERS: JsonObject[] = [
     schema: { type: 'string' },
   },
   {
-    name: 'x-service-event-id',
+    name: EVENT_ID_HEADER,
     in: 'header',
     required: true,
     description: 'The event’s id, the same on every retry and replay of it (in a v2 event, the body’s `id`).',
     schema: { type: 'string' },
   },
   {
-    name: 'x-service-delivery-id',
+    name: DELIVERY_ID_HEADER,
     in: 'header',
     required: true,
     description: 'The delivery id, which POST /v2/webhooks/deliveries/{id}/replay takes.',
