@@ -1,7 +1,7 @@
 // The one way a state change is written: one transaction holding the change and its events, and,
 // once it is done, a nudge to the delivery worker so the events leave as soon as they have committed.
 import type { Kysely } from 'kysely';
-import { type Executor, transact } from '../db/database.ts';
+import { type Executor, type Locking, transact } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import type { ResolvedServerOptions } from '../options.ts';
 import { subscriptionsChanged } from './events/listeners.ts';
@@ -30,19 +30,26 @@ export function noteOutboxWrite(tx: Executor): void {
 /**
  * Runs `work` in one transaction. Once it has succeeded, wakes the delivery worker if `work`
  * recorded an event; a rollback wakes nothing, so no delivery of an unwritten change can leave.
+ * `locking` says how it keeps out of other writers' way on PostgreSQL (see `Locking`): `rows` only for
+ * work that locks what it reads to decide, as the task commands do.
  */
 export async function runInTransaction<T>(
   ctx: DomainContext,
   work: (tx: Executor) => Promise<T>,
+  locking: Locking = 'everything',
 ): Promise<T> {
   let wroteOutbox = false;
   let result: T;
   try {
-    result = await transact(ctx.db, async (tx) => {
-      const value = await work(tx);
-      wroteOutbox = outboxWrites.has(tx);
-      return value;
-    });
+    result = await transact(
+      ctx.db,
+      async (tx) => {
+        const value = await work(tx);
+        wroteOutbox = outboxWrites.has(tx);
+        return value;
+      },
+      locking,
+    );
   } catch (error) {
     // What the rolled-back work learnt about subscriptions may no longer hold.
     subscriptionsChanged(ctx.db);

@@ -13,7 +13,7 @@ import type {
   UpdateTaskRequest,
   V1CreateFromEmailRequest,
 } from '@threadwork/shared/schemas';
-import type { Executor } from '../../db/database.ts';
+import { type Executor, isShared, raceLost } from '../../db/database.ts';
 import { prepareInsert } from '../../db/prepared.ts';
 import type { TasksTable } from '../../db/schema.ts';
 import { requireList } from '../access.ts';
@@ -55,7 +55,7 @@ export type NewTask = Omit<CreateTaskRequest, 'notes' | 'due_at'> & {
  * already known, so the answer costs no re-read. Records task.created.
  */
 export async function createTask(tx: Executor, userId: string, input: NewTask, now: Date): Promise<Task> {
-  const list = await requireList(tx, userId, input.list_id);
+  const list = await requireList(tx, userId, input.list_id, 'lock');
   const onSalesBoard = list.board.board_type === SALES_BOARD;
   if (input.content_type === 'sale' && !onSalesBoard) {
     throw invalidField('content_type', 'sale cards can only be created on a sales board');
@@ -151,7 +151,7 @@ export async function updateTask(
   patch: TaskPatch,
   now: Date,
 ): Promise<Task> {
-  const row = await requireTask(tx, userId, taskId);
+  const row = await requireTask(tx, userId, taskId, 'lock');
   if (patch.custom_fields !== undefined && patch.custom_fields.length > 0) {
     const changes = checkFieldValues(await boardFields(tx, row.board_id), patch.custom_fields);
     if (changes.cleared.length > 0) {
@@ -184,7 +184,7 @@ async function setCompleted(
   completed: boolean,
   now: Date,
 ): Promise<Task> {
-  const row = await requireTask(tx, userId, taskId);
+  const row = await requireTask(tx, userId, taskId, 'lock');
   // Already in that state: nothing is written and no event is recorded.
   if (Boolean(row.completed) === completed) return viewOf(tx, row);
   const value = completed ? 1 : 0;
@@ -240,7 +240,7 @@ export async function assignTask(
   assigneeEmail: string,
   now: Date,
 ): Promise<Task> {
-  const row = await requireTask(tx, userId, taskId);
+  const row = await requireTask(tx, userId, taskId, 'lock');
   const member = await findBoardMember(tx, row, assigneeEmail);
   if (!member) throw invalidField('assigneeEmail', `${assigneeEmail} is not a member of this board`);
   const assigned = {
@@ -271,7 +271,7 @@ export async function unassignTask(
   assigneeEmail: string,
   now: Date,
 ): Promise<Task> {
-  const row = await requireTask(tx, userId, taskId);
+  const row = await requireTask(tx, userId, taskId, 'lock');
   if (
     row.assignee_email === null ||
     row.assignee_email.toLowerCase() !== assigneeEmail.trim().toLowerCase()
@@ -306,8 +306,10 @@ export async function moveTask(
   move: TaskMove,
   now: Date,
 ): Promise<Task> {
-  const row = await requireTask(tx, userId, taskId);
-  const list = await requireList(tx, userId, move.list_id);
+  // Lists before tasks (docs/postgresql.md): the destination is locked, then the task read again, locked.
+  const seen = await requireTask(tx, userId, taskId);
+  const list = await requireList(tx, userId, move.list_id, 'lock');
+  const row = isShared(tx) ? await requireTask(tx, userId, taskId, 'lock') : seen;
   if (list.id === row.list_id) return viewOf(tx, row);
   const position = await landingPosition(tx, userId, list.id, move, row.id);
 
@@ -346,7 +348,14 @@ export async function reorderTask(
   reorder: TaskReorder,
   now: Date,
 ): Promise<ReorderResult> {
-  const row = await requireTask(tx, userId, taskId);
+  // Lists before tasks (docs/postgresql.md): the task's list is locked, then the task read again, locked.
+  const seen = await requireTask(tx, userId, taskId);
+  let row = seen;
+  if (isShared(tx)) {
+    await requireList(tx, userId, seen.list_id, 'lock');
+    row = await requireTask(tx, userId, taskId, 'lock');
+    if (row.list_id !== seen.list_id) throw raceLost('the task moved to another list while being reordered');
+  }
   const current = { id: row.id, position: Number(row.position) };
   const before = await neighboursOf(tx, row.list_id, current);
 
@@ -389,7 +398,7 @@ export async function linkThread(
   link: ThreadLink,
   now: Date,
 ): Promise<LinkThreadResult> {
-  const row = await requireTask(tx, userId, taskId);
+  const row = await requireTask(tx, userId, taskId, 'lock');
   const thread = await requireThread(tx, userId, link.thread_id);
   const linked = await tx
     .selectFrom('task_threads')
@@ -427,7 +436,7 @@ export async function linkThread(
  * archiving an archived task changes nothing.
  */
 export async function archiveTask(tx: Executor, userId: string, taskId: string, now: Date): Promise<Task> {
-  const row = await requireTask(tx, userId, taskId);
+  const row = await requireTask(tx, userId, taskId, 'lock');
   if (row.archived_at !== null) return viewOf(tx, row);
   const at = now.toISOString();
   await tx.updateTable('tasks').set({ archived_at: at, updated_at: at }).where('id', '=', row.id).execute();
@@ -438,7 +447,7 @@ export async function archiveTask(tx: Executor, userId: string, taskId: string, 
 
 /** Deletes the task with its links and values. Records task.deleted with the task as it was. */
 export async function deleteTask(tx: Executor, userId: string, taskId: string, now: Date): Promise<Deleted> {
-  const row = await requireTask(tx, userId, taskId);
+  const row = await requireTask(tx, userId, taskId, 'lock');
   const task = await viewOf(tx, row);
   await tx.deleteFrom('tasks').where('id', '=', row.id).execute();
   await record(tx, 'deleted', task, row.team_id, now);

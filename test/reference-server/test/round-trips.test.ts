@@ -1,0 +1,70 @@
+// What the hot paths cost in statements, each a network round trip on PostgreSQL (see
+// docs/postgresql.md): authentication, a page of tasks, and a keyed create with its event and stored
+// answer. Counted by the database layer (`statementCount`), on whichever database the project runs.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { statementCount } from '../src/db/database.ts';
+import { type RunningServer, startServer } from '../src/index.ts';
+import { freshDatabase, onPostgres } from './helpers/database.ts';
+import { fixtureSeed } from './helpers/fixtures.ts';
+import { clientOf, offlineResolver, readAnswer, type TestServer } from './helpers/server.ts';
+
+let running: RunningServer;
+let server: TestServer;
+
+beforeAll(async () => {
+  running = await startServer({
+    port: 0,
+    ...(await freshDatabase()),
+    seed: fixtureSeed,
+    resolveHost: offlineResolver,
+  });
+  server = clientOf(running.origin, () => running.close());
+});
+afterAll(() => server.close());
+
+/**
+ * Statements one request costs: the fewest over a few runs, so that a statement of the delivery
+ * worker's (it looks at the outbox every second on PostgreSQL) never counts as the request's.
+ */
+export async function statementsPerRequest(send: (run: number) => Promise<Response>): Promise<number> {
+  const { db } = running.app.ctx;
+  let fewest = Number.POSITIVE_INFINITY;
+  for (let run = 0; run < 4; run++) {
+    const before = statementCount(db);
+    const answer = await readAnswer(await send(run));
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    fewest = Math.min(fewest, statementCount(db) - before);
+  }
+  return fewest;
+}
+
+/** Upper bounds: the counts measured when they were last cut (docs/postgresql.md lists them). */
+const BOUNDS = onPostgres
+  ? { auth: 1, listTasks: 5, createTask: 10 }
+  : { auth: 0, listTasks: 0, createTask: 10 };
+
+describe('statements per request on the hot paths', () => {
+  it('authenticates a key', async () => {
+    const count = await statementsPerRequest(() => server.v2('/me'));
+    console.log(`statements: GET /v2/me ${count}`);
+    expect(count).toBeLessThanOrEqual(BOUNDS.auth);
+  });
+
+  it('reads a page of tasks', async () => {
+    const count = await statementsPerRequest(() => server.v2('/tasks?list_id=lst_todo&limit=50'));
+    console.log(`statements: GET /v2/tasks ${count}`);
+    expect(count).toBeLessThanOrEqual(BOUNDS.listTasks);
+  });
+
+  it('creates a task with an Idempotency-Key, recording its event and its answer', async () => {
+    const count = await statementsPerRequest((run) =>
+      server.v2('/tasks', {
+        method: 'POST',
+        body: { list_id: 'lst_todo', title: `Counted ${run}` },
+        headers: { 'idempotency-key': `count-${run}` },
+      }),
+    );
+    console.log(`statements: POST /v2/tasks ${count}`);
+    expect(count).toBeLessThanOrEqual(BOUNDS.createTask);
+  });
+});
