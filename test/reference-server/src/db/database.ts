@@ -6,6 +6,7 @@ import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresAdapter, PostgresDialect, sql, type Transaction } from 'kysely';
 import { Migrator } from 'kysely/migration';
+import { announcement, listenForChanges, noteChange } from './changes.ts';
 import { type GroupCommit, GroupCommitSqliteDialect, groupCommitOf } from './group-commit.ts';
 import type { DialectName } from './migrations/columns.ts';
 import { migrationProvider } from './migrations/index.ts';
@@ -114,21 +115,47 @@ export async function transact<T>(
   locking: Locking = 'everything',
 ): Promise<T> {
   if (!isShared(db)) return db.transaction().execute(work);
-  const lock = sql.raw(
-    locking === 'rows'
-      ? `select pg_advisory_xact_lock_shared(${WRITE_LOCK})`
-      : `select pg_advisory_xact_lock(${WRITE_LOCK})`,
+  // One round trip with `begin` (see openPostgres): the lock, the announcement of a change to every
+  // process's caches (sent at commit only), and then, under the lock, what `readAtBegin` asked for.
+  const lock = `select ${locking === 'rows' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock'}(${WRITE_LOCK}), ${announcement('data')}`;
+  const reads = [...beginReads].map(([column, expression]) => `${expression} as "${column}"`);
+  const opening = sql.raw<Record<string, unknown>>(
+    reads.length === 0 ? lock : `${lock}; select ${reads.join(', ')}`,
   );
-  for (let run = 1; ; run++) {
-    try {
-      return await db.transaction().execute(async (tx) => {
-        await lock.execute(tx);
-        return work(tx);
-      });
-    } catch (error) {
-      if (run >= MAX_TRANSACTION_RUNS || !isRaceLost(error)) throw error;
+  try {
+    for (let run = 1; ; run++) {
+      try {
+        return await db.transaction().execute(async (tx) => {
+          const { rows } = await opening.execute(tx);
+          if (reads.length > 0) beginReadsOf.set(tx, rows[0] ?? {});
+          return work(tx);
+        });
+      } catch (error) {
+        if (run >= MAX_TRANSACTION_RUNS || !isRaceLost(error)) throw error;
+      }
     }
+  } finally {
+    // Committed or not, what this process's caches hold may be stale (other processes hear of it at commit).
+    noteChange(db, 'data');
   }
+}
+
+/** Column name → SQL expression: read by every PostgreSQL write transaction once it holds its lock. */
+const beginReads = new Map<string, string>();
+const beginReadsOf = new WeakMap<Executor, Record<string, unknown>>();
+
+/**
+ * Asks every write transaction on PostgreSQL to read `expression` (SQL, no parameters) in the round
+ * trip that begins it, right after taking its lock: for facts nearly every write needs and no cache
+ * could keep exactly (whether anyone subscribes to events, say). Call at module load.
+ */
+export function readAtBegin(column: string, expression: string): void {
+  beginReads.set(column, expression);
+}
+
+/** What `readAtBegin` read for this transaction (undefined outside one, and on SQLite). */
+export function readAtBeginOf(tx: Executor): Record<string, unknown> | undefined {
+  return beginReadsOf.get(tx);
 }
 
 /** An error that makes `transact` run the transaction again, as a deadlock would. */
@@ -290,14 +317,17 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
         beginWaiting = true;
         return Promise.resolve({ command: 'BEGIN', rowCount: null, rows: [] });
       }
-      if (!beginWaiting) return send(text, values);
+      // A text of several statements answers with the last one's result.
+      const last = (result: unknown) => (Array.isArray(result) ? result.at(-1) : result);
+      if (!beginWaiting)
+        return bare ? (send(text, values) as Promise<unknown>).then(last) : send(text, values);
       beginWaiting = false;
       // A transaction that ends before its first statement never needs to begin.
       if (bare && (text === 'commit' || text === 'rollback')) {
         return Promise.resolve({ command: text.toUpperCase(), rowCount: null, rows: [] });
       }
       if (bare) {
-        return (send(`begin;${text}`, values) as Promise<unknown[]>).then((results) => results.at(-1));
+        return (send(`begin;${text}`, values) as Promise<unknown>).then(last);
       }
       return (send('begin') as Promise<unknown>).then(() => send(text, values));
     }) as typeof client.query;
@@ -309,7 +339,24 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   statementCounters.set(databaseKey(db), counter);
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  // The listening connection's queries (see changes.ts `caughtUp`) are round trips too: counted.
+  const stopListening = listenForChanges(db, () => {
+    const client = new pg.Client({ connectionString: url });
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    client.query = ((...args: unknown[]) => {
+      counter.count++;
+      return query(...args);
+    }) as typeof client.query;
+    return client;
+  });
+  return {
+    db,
+    dialect: 'postgres',
+    close: async () => {
+      await stopListening();
+      await db.destroy();
+    },
+  };
 }
 
 async function migrateToLatest(handle: DatabaseHandle): Promise<void> {

@@ -222,4 +222,31 @@ describe('several server processes on one PostgreSQL database', () => {
     );
     expect(titles.at(-1)).toBe('Call Bob');
   });
+
+  it("see another process's change at their next request: a revoked key, a new task", async () => {
+    const { clients } = await startPair();
+    cleanup(clients[0].close, clients[1].close);
+    const [a, b] = clients;
+    const created = await readAnswer(
+      await a.v2('/api-keys', { method: 'POST', body: { name: 'short-lived' } }),
+    );
+    expect(created.status).toBe(200);
+    const { id, secret } = created.body.data as { id: string; secret: string };
+    // B authenticates the key, twice: the second time from its cache.
+    for (let run = 0; run < 2; run++) expect((await b.v2('/me', { key: secret })).status).toBe(200);
+    expect((await a.v2(`/api-keys/${id}`, { method: 'DELETE' })).status).toBe(200);
+    const refused = await readAnswer(await b.v2('/me', { key: secret }));
+    expect(refused.status).toBe(401);
+    expect(refused.body.error.code).toBe('unauthenticated');
+
+    // B reads a page, twice: the second time from its rendered copy.
+    const page = async () =>
+      (
+        (await readAnswer(await b.v2('/tasks?list_id=lst_todo&limit=50'))).body.data as { title: string }[]
+      ).map((task) => task.title);
+    expect(await page()).toEqual(['Call Bob']);
+    expect(await page()).toEqual(['Call Bob']);
+    expect((await createTask(a, 'Made through A')).status).toBe(200);
+    expect(await page()).toEqual(['Made through A', 'Call Bob']);
+  });
 });
