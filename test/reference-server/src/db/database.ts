@@ -7,6 +7,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresAdapter, PostgresDialect, sql, type Transaction } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { announcement, listenForChanges, noteChange } from './changes.ts';
+import { deferredCommit, finishDeferred } from './deferred-commit.ts';
 import { type GroupCommit, GroupCommitSqliteDialect, groupCommitOf } from './group-commit.ts';
 import type { DialectName } from './migrations/columns.ts';
 import { migrationProvider } from './migrations/index.ts';
@@ -122,12 +123,40 @@ export async function transact<T>(
   const opening = sql.raw<Record<string, unknown>>(
     reads.length === 0 ? lock : `${lock}; select ${reads.join(', ')}`,
   );
+  const begin = async (tx: Transaction<Database>) => {
+    const { rows } = await opening.execute(tx);
+    if (reads.length > 0) beginReadsOf.set(tx, rows[0] ?? {});
+  };
+  const deferred = deferredCommit();
+  // A request holding an Idempotency-Key: the transaction stays open for its answer (deferred-commit.ts).
+  // A second write transaction of the same request commits the first and runs as usual.
+  if (deferred?.open !== undefined) await finishDeferred(deferred, async () => {});
+  if (deferred?.wanted) {
+    for (let run = 1; ; run++) {
+      const tx = await db.startTransaction().execute();
+      try {
+        await begin(tx);
+        const result = await work(tx);
+        deferred.open = tx;
+        deferred.afterwards.push(() => noteChange(db, 'data'));
+        return result;
+      } catch (error) {
+        await tx
+          .rollback()
+          .execute()
+          .catch(() => {});
+        if (run >= MAX_TRANSACTION_RUNS || !isRaceLost(error)) {
+          noteChange(db, 'data');
+          throw error;
+        }
+      }
+    }
+  }
   try {
     for (let run = 1; ; run++) {
       try {
         return await db.transaction().execute(async (tx) => {
-          const { rows } = await opening.execute(tx);
-          if (reads.length > 0) beginReadsOf.set(tx, rows[0] ?? {});
+          await begin(tx);
           return work(tx);
         });
       } catch (error) {

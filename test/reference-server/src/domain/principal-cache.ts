@@ -9,6 +9,7 @@
 // (db/changes.ts); while it cannot hear, nothing is cached.
 import { announceChange, cachesUsable, caughtUp, changeCount } from '../db/changes.ts';
 import { type Executor, perDatabase } from '../db/database.ts';
+import { afterCommit } from '../db/deferred-commit.ts';
 import type { Principal } from './principal.ts';
 
 /** A safety net only: a cached principal is re-read at least this often. */
@@ -118,6 +119,10 @@ export async function changeCredentials<T>(db: Executor, write: () => Promise<T>
     return await write();
   } finally {
     forgetPrincipals(db);
-    await announceChange(db, 'credentials');
+    // Once committed (with the request's idempotency answer, on PostgreSQL: db/deferred-commit.ts).
+    await afterCommit(async () => {
+      forgetPrincipals(db);
+      await announceChange(db, 'credentials');
+    });
   }
 }

@@ -2,6 +2,7 @@
 // once it is done, a nudge to the delivery worker so the events leave as soon as they have committed.
 import type { Kysely } from 'kysely';
 import { type Executor, type Locking, transact } from '../db/database.ts';
+import { afterCommit } from '../db/deferred-commit.ts';
 import type { Database } from '../db/schema.ts';
 import type { ResolvedServerOptions } from '../options.ts';
 import { subscriptionsChanged } from './events/listeners.ts';
@@ -55,6 +56,7 @@ export async function runInTransaction<T>(
     subscriptionsChanged(ctx.db);
     throw error;
   }
-  if (wroteOutbox) ctx.outbox.wake();
+  // Once the change has committed (with its idempotency answer, on PostgreSQL: db/deferred-commit.ts).
+  if (wroteOutbox) await afterCommit(() => ctx.outbox.wake());
   return result;
 }
