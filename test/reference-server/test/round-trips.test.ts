@@ -38,10 +38,14 @@ export async function statementsPerRequest(send: (run: number) => Promise<Respon
   return fewest;
 }
 
-/** Upper bounds: the counts measured when they were last cut (docs/postgresql.md lists them). */
+/**
+ * Upper bounds: the counts measured when they were last cut (docs/postgresql.md lists them; before
+ * issue 18, PostgreSQL took 1, 5 and 11). On PostgreSQL a kept principal or page costs one query on
+ * the listening connection (db/changes.ts), counted here too.
+ */
 const BOUNDS = onPostgres
-  ? { auth: 1, listTasks: 5, createTask: 10 }
-  : { auth: 0, listTasks: 0, createTask: 10 };
+  ? { auth: 1, listTasks: 1, createTask: 7 }
+  : { auth: 0, listTasks: 0, createTask: 9 };
 
 describe('statements per request on the hot paths', () => {
   it('authenticates a key', async () => {

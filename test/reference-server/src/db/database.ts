@@ -7,7 +7,7 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresAdapter, PostgresDialect, sql, type Transaction } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { announcement, listenForChanges, noteChange } from './changes.ts';
-import { deferredCommit, finishDeferred } from './deferred-commit.ts';
+import { COMMIT, deferredCommit, finishDeferred } from './deferred-commit.ts';
 import { type GroupCommit, GroupCommitSqliteDialect, groupCommitOf } from './group-commit.ts';
 import type { DialectName } from './migrations/columns.ts';
 import { migrationProvider } from './migrations/index.ts';
@@ -130,7 +130,7 @@ export async function transact<T>(
   const deferred = deferredCommit();
   // A request holding an Idempotency-Key: the transaction stays open for its answer (deferred-commit.ts).
   // A second write transaction of the same request commits the first and runs as usual.
-  if (deferred?.open !== undefined) await finishDeferred(deferred, async () => {});
+  if (deferred?.open !== undefined) await finishDeferred(deferred, sql`select 1`.compile(db));
   if (deferred?.wanted) {
     for (let run = 1; ; run++) {
       const tx = await db.startTransaction().execute();
@@ -325,6 +325,7 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
     // A `begin` waits to travel with the transaction's first statement when that has no parameters (the
     // write lock, see `transact`): one round trip for both, answered with the statement's result.
     let beginWaiting = false;
+    let commitSent = false;
     const send = (text: unknown, values?: unknown, callback?: unknown) => {
       counter.count++;
       if (typeof text !== 'string' || !Array.isArray(values) || values.length === 0) {
@@ -342,6 +343,12 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
         return send(text, values, callback);
       }
       const bare = !Array.isArray(values) || values.length === 0;
+      if (bare && commitSent && (text === 'commit' || text === 'rollback')) {
+        commitSent = false;
+        if (text === 'commit') return Promise.resolve({ command: 'COMMIT', rowCount: null, rows: [] });
+      }
+      // A statement that carries its transaction's commit (see deferred-commit.ts).
+      if (bare && text.endsWith(`;${COMMIT}`)) commitSent = true;
       if (text === 'begin' && bare && !beginWaiting) {
         beginWaiting = true;
         return Promise.resolve({ command: 'BEGIN', rowCount: null, rows: [] });

@@ -5,7 +5,7 @@
 // process killed in between loses both, and a retry runs the request again. What must follow the
 // commit (waking the outbox, telling caches) waits for it (`afterCommit`).
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { ControlledTransaction } from 'kysely';
+import { type CompiledQuery, type ControlledTransaction, sql } from 'kysely';
 import type { Database } from './schema.ts';
 
 export interface DeferredCommit {
@@ -37,13 +37,11 @@ export async function afterCommit(action: () => void | Promise<void>): Promise<v
 }
 
 /**
- * Ends the request's open write transaction, if any: `last` runs in it and it commits, or, without
- * `last`, it rolls back. A failure rolls it back and is thrown. Then runs what waited for it.
+ * Ends the request's open write transaction, if any: `last` runs in it and it commits, in one round
+ * trip, or, without `last`, it rolls back. A failure rolls it back and is thrown. Then runs what
+ * waited for it.
  */
-export async function finishDeferred(
-  deferred: DeferredCommit,
-  last?: (tx: ControlledTransaction<Database>) => Promise<unknown>,
-): Promise<void> {
+export async function finishDeferred(deferred: DeferredCommit, last?: CompiledQuery): Promise<void> {
   const tx = deferred.open;
   deferred.open = undefined;
   deferred.wanted = false;
@@ -54,7 +52,9 @@ export async function finishDeferred(
       return;
     }
     try {
-      await last(tx);
+      // The statement carries the commit (the connection then answers Kysely's own `commit` itself:
+      // see openPostgres in database.ts).
+      await sql.raw(`${withLiterals(last)};${COMMIT}`).execute(tx);
       await tx.commit().execute();
     } catch (error) {
       await tx
@@ -67,4 +67,26 @@ export async function finishDeferred(
     const actions = deferred.afterwards.splice(0);
     for (const action of actions) await action();
   }
+}
+
+/** How a statement that carries its transaction's commit ends. */
+export const COMMIT = 'commit';
+
+/**
+ * A PostgreSQL statement with its parameters written in as literals (a statement with parameters
+ * cannot share a round trip with another). Text goes in E'…' strings, whose escapes mean the same
+ * whatever standard_conforming_strings says.
+ */
+export function withLiterals(query: CompiledQuery): string {
+  return query.sql.replace(/\$(\d+)/g, (_, index: string) => literal(query.parameters[Number(index) - 1]));
+}
+
+function literal(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value === 'bigint' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'string' && !value.includes('\0')) {
+    return `E'${value.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
+  }
+  throw new Error(`cannot write ${typeof value} as an SQL literal`);
 }

@@ -60,38 +60,38 @@ const findAnswer = prepareQuery((db: Executor, credential: string, key: string) 
 );
 
 // Replaces only an expired row: a live answer is replayed, never run again.
-const storeAnswer = prepareQuery(
-  (
-    db: Executor,
-    credential: string,
-    key: string,
-    fingerprint: string,
-    statusCode: number,
-    responseBody: string,
-    createdAt: string,
-    expiresAt: string,
-  ) =>
-    db
-      .insertInto('idempotency_keys')
-      .values({
-        credential,
-        key,
-        fingerprint,
-        status_code: statusCode,
-        response_body: responseBody,
-        created_at: createdAt,
-        expires_at: expiresAt,
-      })
-      .onConflict((conflict) =>
-        conflict.columns(['credential', 'key']).doUpdateSet((eb) => ({
-          fingerprint: eb.ref('excluded.fingerprint'),
-          status_code: eb.ref('excluded.status_code'),
-          response_body: eb.ref('excluded.response_body'),
-          created_at: eb.ref('excluded.created_at'),
-          expires_at: eb.ref('excluded.expires_at'),
-        })),
-      ),
-);
+function storeAnswerQuery(
+  db: Executor,
+  credential: string,
+  key: string,
+  fingerprint: string,
+  statusCode: number,
+  responseBody: string,
+  createdAt: string,
+  expiresAt: string,
+) {
+  return db
+    .insertInto('idempotency_keys')
+    .values({
+      credential,
+      key,
+      fingerprint,
+      status_code: statusCode,
+      response_body: responseBody,
+      created_at: createdAt,
+      expires_at: expiresAt,
+    })
+    .onConflict((conflict) =>
+      conflict.columns(['credential', 'key']).doUpdateSet((eb) => ({
+        fingerprint: eb.ref('excluded.fingerprint'),
+        status_code: eb.ref('excluded.status_code'),
+        response_body: eb.ref('excluded.response_body'),
+        created_at: eb.ref('excluded.created_at'),
+        expires_at: eb.ref('excluded.expires_at'),
+      })),
+    );
+}
+const storeAnswer = prepareQuery(storeAnswerQuery);
 
 /** The status of a row that holds a running key (shared databases only). */
 const RUNNING = 0;
@@ -266,9 +266,10 @@ export function installIdempotencyStore(app: FastifyInstance): void {
     if (deferred !== undefined && deferred.open !== undefined && answered) {
       // The answer, in the change's own transaction: both commit, or neither (and the answer is a 500).
       try {
-        await finishDeferred(deferred, (tx) =>
-          storeAnswer.executeWrite(
-            tx,
+        await finishDeferred(
+          deferred,
+          storeAnswerQuery(
+            db,
             held.credential,
             held.key,
             held.fingerprint,
@@ -276,7 +277,7 @@ export function installIdempotencyStore(app: FastifyInstance): void {
             payload,
             held.createdAt,
             held.expiresAt,
-          ),
+          ).compile(),
         );
       } catch (error) {
         await release();

@@ -14,14 +14,21 @@ import type {
   V1CreateFromEmailRequest,
 } from '@threadwork/shared/schemas';
 import { type Executor, isShared, raceLost } from '../../db/database.ts';
-import { prepareInsert } from '../../db/prepared.ts';
+import { prepareInsert, prepareQuery } from '../../db/prepared.ts';
 import type { TasksTable } from '../../db/schema.ts';
 import { requireList } from '../access.ts';
 import { boardFields, checkFieldValues, upsertValues } from '../custom-fields.ts';
 import { invalidField, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { archiveThread, findThread, requireConnectedMailbox } from '../mailbox/index.ts';
-import { edgePosition, landingPosition, neighboursOf, positionAfter, requireAnchor } from '../placement.ts';
+import {
+  edgePosition,
+  edgePositionSql,
+  landingPosition,
+  neighboursOf,
+  positionAfter,
+  requireAnchor,
+} from '../placement.ts';
 import { record } from './record.ts';
 import { firstThreadColumns, placeOf, requireTask, type TaskDetails, toTask, utc, viewOf } from './view.ts';
 
@@ -70,7 +77,10 @@ export async function createTask(tx: Executor, userId: string, input: NewTask, n
     throw notFound('message', input.message_id);
   }
   const title = input.title ?? thread?.subject ?? '(no subject)';
-  const position = await landingPosition(tx, userId, list.id, input);
+  // After a task: placed now. At an edge: placed by the insert itself (`position` is then a stand-in;
+  // no view shows it).
+  const edge = input.after_task_id === undefined ? (input.position ?? 'top') : null;
+  const position = edge === null ? await landingPosition(tx, userId, list.id, input) : 0;
 
   const at = now.toISOString();
   const row = {
@@ -96,7 +106,12 @@ export async function createTask(tx: Executor, userId: string, input: NewTask, n
       ? firstThreadColumns(thread)
       : { first_thread_title: null, first_thread_received_at: null, first_thread_from: null }),
   } satisfies TasksTable;
-  await insertTask(tx, row);
+  if (edge === null) await insertTask(tx, row);
+  else
+    await (edge === 'top' ? insertTaskAtTop : insertTaskAtBottom).executeWrite(
+      tx,
+      ...TASK_INSERT_COLUMNS.map((column) => row[column]),
+    );
   if (thread) {
     await tx
       .insertInto('task_threads')
@@ -114,7 +129,8 @@ export async function createTask(tx: Executor, userId: string, input: NewTask, n
   return task;
 }
 
-const insertTask = prepareInsert('tasks', [
+/** Every column of a new task but its position. */
+const TASK_INSERT_COLUMNS = [
   'id',
   'list_id',
   'title',
@@ -132,11 +148,25 @@ const insertTask = prepareInsert('tasks', [
   'deal_close_date',
   'deal_loss_reason',
   'archived_at',
-  'position',
   'first_thread_title',
   'first_thread_received_at',
   'first_thread_from',
-]);
+] as const satisfies readonly (keyof TasksTable)[];
+
+const insertTask = prepareInsert('tasks', [...TASK_INSERT_COLUMNS, 'position']);
+
+/** A task inserted at the top or the bottom of its list, its position read by the insert. */
+function insertTaskAtEdge(edge: 'top' | 'bottom') {
+  const listIndex = TASK_INSERT_COLUMNS.indexOf('list_id');
+  return prepareQuery((db: Executor, ...values: unknown[]) =>
+    db.insertInto('tasks').values({
+      ...(Object.fromEntries(TASK_INSERT_COLUMNS.map((column, index) => [column, values[index]])) as object),
+      position: edgePositionSql(values[listIndex] as string, edge),
+    } as never),
+  );
+}
+const insertTaskAtTop = insertTaskAtEdge('top');
+const insertTaskAtBottom = insertTaskAtEdge('bottom');
 
 // ---------------------------------------------------------------------------------------------------
 // Update, complete, assign
