@@ -19,6 +19,7 @@ import {
   PayloadTooLargeError,
   parseRetryAfter,
   RateLimitedError,
+  ServiceUnavailableError,
   SubscriptionRequiredError,
   ThreadworkClient,
   ThreadworkError,
@@ -43,6 +44,7 @@ const EXPECTED_CLASS: Record<ErrorCode, typeof ThreadworkError> = {
   unsupported_media_type: UnsupportedMediaTypeError,
   rate_limited: RateLimitedError,
   internal_error: InternalServerError,
+  service_unavailable: ServiceUnavailableError,
 };
 
 const DETAILS: Partial<Record<ErrorCode, unknown>> = {
@@ -174,5 +176,12 @@ describe('Retry-After', () => {
     expect(fromDate.retryAfter).toBeGreaterThanOrEqual(3);
     expect(fromDate.retryAfter).toBeLessThanOrEqual(5);
     expect((errorFromResponse(429, body) as RateLimitedError).retryAfter).toBeUndefined();
+  });
+
+  it('gives ServiceUnavailableError (a draining server) its retryAfter too', () => {
+    const body = { error: { code: 'service_unavailable', message: 'the server is shutting down' } };
+    const error = errorFromResponse(503, body, { 'retry-after': '1' });
+    expect(error).toBeInstanceOf(ServiceUnavailableError);
+    expect((error as ServiceUnavailableError).retryAfter).toBe(1);
   });
 });

@@ -97,6 +97,7 @@ export const board = () => ({
   subscription: subscription(),
 });
 export const list = () => ({ id: 'lst_leads', name: 'Leads', board_id: 'brd_sales' });
+export const boardMember = () => ({ user_id: 'usr_ada', email: 'ada@example.com', display_name: null });
 export const customField = () => ({
   id: 'cf_prio',
   name: 'Priority',

@@ -206,6 +206,22 @@ describe('Retry-After', () => {
     expect((await pending).user_id).toBe('usr_ada');
   });
 
+  it('waits the seconds a 503 service_unavailable (a draining server) asks for, then retries', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const recorded = expectRequests('GET', '/v2/me', [
+      errorAnswer(503, 'service_unavailable', { headers: { 'retry-after': '3' } }),
+      ok(me()),
+    ]);
+    const pending = client().me.get();
+    await waitFor(() => recorded.length === 1);
+
+    await vi.advanceTimersByTimeAsync(2_990);
+    expect(recorded).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(10);
+    await waitFor(() => recorded.length === 2);
+    expect((await pending).user_id).toBe('usr_ada');
+  });
+
   it('waits until the HTTP date of a 409 idempotency_in_progress, then replays with the same key', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
     vi.setSystemTime(new Date('2026-01-05T10:00:00Z'));

@@ -16,6 +16,7 @@ import {
   apiKey,
   BASE_URL,
   board,
+  boardMember,
   company,
   contact,
   createdApiKey,
@@ -121,6 +122,15 @@ const operations: OperationCase[] = [
     path: '/v2/boards/brd_sales',
     body: { name: 'Deals' },
     data: board(),
+  },
+  {
+    name: 'boards.members',
+    call: (c) => c.boards.members('brd_sales', { limit: 2, cursor: 'c1' }),
+    method: 'GET',
+    path: '/v2/boards/brd_sales/members',
+    query: { limit: '2', cursor: 'c1' },
+    data: [boardMember()],
+    list: true,
   },
   {
     name: 'lists.list',

@@ -30,6 +30,7 @@ describe('error codes', () => {
     unsupported_media_type: 415,
     rate_limited: 429,
     internal_error: 500,
+    service_unavailable: 503,
   };
 
   it('maps every code to its HTTP status, and no other code', () => {

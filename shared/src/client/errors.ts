@@ -80,8 +80,8 @@ export class PayloadTooLargeError extends ThreadworkError {
 export class UnsupportedMediaTypeError extends ThreadworkError {
   override name = 'UnsupportedMediaTypeError';
 }
-export class RateLimitedError extends ThreadworkError {
-  override name = 'RateLimitedError';
+/** An answer that says when to come back (`Retry-After`). */
+abstract class RetryLaterError extends ThreadworkError {
   /** Seconds the service asked to wait (`Retry-After`), when it said. */
   readonly retryAfter: number | undefined;
 
@@ -92,8 +92,15 @@ export class RateLimitedError extends ThreadworkError {
     this.retryAfter = milliseconds === undefined ? undefined : Math.ceil(milliseconds / 1000);
   }
 }
+export class RateLimitedError extends RetryLaterError {
+  override name = 'RateLimitedError';
+}
 export class InternalServerError extends ThreadworkError {
   override name = 'InternalServerError';
+}
+/** The service is shutting down (draining): retry after `Retry-After`, on it or another instance. */
+export class ServiceUnavailableError extends RetryLaterError {
+  override name = 'ServiceUnavailableError';
 }
 
 /** No answer: the connection failed (refused, reset, DNS). */
@@ -132,6 +139,7 @@ export const ERROR_CLASSES = {
   unsupported_media_type: UnsupportedMediaTypeError,
   rate_limited: RateLimitedError,
   internal_error: InternalServerError,
+  service_unavailable: ServiceUnavailableError,
 } as const satisfies Record<ErrorCode, ErrorClass>;
 
 const knownClasses: Readonly<Record<string, ErrorClass | undefined>> = ERROR_CLASSES;

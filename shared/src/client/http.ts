@@ -171,7 +171,7 @@ export function retryDelay(error: unknown, retry: number): number | undefined {
   if (error instanceof ConnectionError || error instanceof TimeoutError) return backoff(retry);
   if (!(error instanceof ThreadworkError) || error.status === undefined) return undefined;
   const { status } = error;
-  if (status === 429 || (status === 409 && error.code === 'idempotency_in_progress')) {
+  if (status === 429 || status === 503 || (status === 409 && error.code === 'idempotency_in_progress')) {
     const header = error.headers['retry-after'];
     const asked = header === undefined ? undefined : parseRetryAfter(header);
     if (asked === undefined) return backoff(retry);

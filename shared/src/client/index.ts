@@ -18,6 +18,7 @@ export {
   parseRetryAfter,
   RateLimitedError,
   RequestValidationError,
+  ServiceUnavailableError,
   SubscriptionRequiredError,
   ThreadworkError,
   type ThreadworkErrorInit,

@@ -272,12 +272,12 @@ describe('changing tasks', () => {
     });
     expect(await titlesIn(listId)).toEqual(['B', 'A', 'C']);
 
-    // Already on top: nothing is written.
+    // Already on top: nothing is written, and it is persisted: the task stands where it was asked to go.
     expect(await client.tasks.reorder(b.id, { position: 'top' })).toMatchObject({
       id: b.id,
       after_task_id: null,
       position_index: 0,
-      persisted: false,
+      persisted: true,
     });
     expect(await titlesIn(listId)).toEqual(['B', 'A', 'C']);
   });

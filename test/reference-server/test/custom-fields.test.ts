@@ -158,15 +158,19 @@ describe('PATCH /custom-fields/{id}', () => {
       method: 'PATCH',
       body: { custom_fields: [{ field_id: field.id, value: [green!.id] }] },
     });
-    expect(removed.status).toBe(400);
+    expect(removed.status).toBe(404);
+    expect(removed.body.error.message).toContain(`option ${green!.id}`);
   });
 
-  it('rejects an option id the field does not have, keeping the field as it was', async () => {
+  it('answers 404 naming an option id the field does not have, keeping the field as it was', async () => {
     const field = (await createField('brd_acme', { name: 'T', type: 'status', options: [{ label: 'A' }] }))
       .body.data;
     const { status, body } = await updateField(field.id, { options: [{ id: 'opt_high', label: 'stolen' }] });
-    expect(status).toBe(400);
-    expect(body.error.details).toEqual([expect.objectContaining({ path: 'options[0].id' })]);
+    expect(status).toBe(404);
+    expect(body.error).toMatchObject({
+      code: 'not_found',
+      message: `option opt_high of custom field ${field.id} was not found`,
+    });
     const listed = (await call('/boards/brd_acme/custom-fields?limit=200')).body.data;
     expect(listed.find((entry: CustomField) => entry.id === field.id)).toEqual(field);
   });

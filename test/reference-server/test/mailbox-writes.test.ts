@@ -83,16 +83,16 @@ describe('POST /email-threads/{id}/labels', () => {
     expect(await search('label:Clients subject:lunch')).toEqual([THREADS.lunch]);
   });
 
-  it('answers 400 naming an unknown label id, on either side, and changes nothing', async () => {
+  it('answers 404 naming an unknown label id, on either side, and changes nothing', async () => {
     const requests = {
       add: { add: ['Label_404'], remove: ['INBOX'] },
       remove: { remove: ['INBOX', 'Label_404'] },
     };
     for (const side of ['add', 'remove'] as const) {
       const error = await failure(ada().emailThreads.changeLabels(THREADS.lunch, requests[side]));
-      expect(error).toBeInstanceOf(ValidationError);
-      expect(error.message).toContain('Label_404');
-      expect(error.details).toEqual([{ path: side, message: 'unknown label Label_404' }]);
+      expect(error).toBeInstanceOf(NotFoundError);
+      expect(error.code).toBe('not_found');
+      expect(error.message).toContain('label Label_404');
     }
     expect((await messagesOf(THREADS.lunch))[0]?.labels).toContain('INBOX');
   });

@@ -5,10 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
-import { Migrator } from 'kysely/migration';
 import { afterAll, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.ts';
-import { migrationProvider } from '../src/db/migrations/index.ts';
+import { migrateBefore } from './helpers/database.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'threadwork-migration-005-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -18,19 +17,7 @@ it('backfills each thread’s latest message time', async () => {
   const old = new Kysely<Record<string, Record<string, unknown>>>({
     dialect: new SqliteDialect({ database: new SqliteDatabase(path) }),
   });
-  const all = migrationProvider('sqlite');
-  const migrator = new Migrator({
-    db: old,
-    provider: {
-      async getMigrations() {
-        const migrations = await all.getMigrations();
-        return Object.fromEntries(Object.entries(migrations).filter(([name]) => name < '005'));
-      },
-    },
-    migrationTableName: 'schema_migrations',
-    migrationLockTableName: 'schema_migrations_lock',
-  });
-  expect((await migrator.migrateToLatest()).error).toBeUndefined();
+  await migrateBefore(old, 'sqlite', '005');
   await old
     .insertInto('users')
     .values({

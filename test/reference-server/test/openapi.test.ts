@@ -49,9 +49,11 @@ describe('GET /v2/openapi.json', () => {
       $ref: '#/components/schemas/CreateTaskRequest',
     });
     expect(Object.keys(create.responses).sort()).toEqual(
-      ['200', '400', '401', '402', '403', '404', '409', '413', '415', '500'].sort(),
+      ['200', '400', '401', '402', '403', '404', '409', '413', '415', '500', '503'].sort(),
     );
     expect(create.responses['409'].description).toContain('mailbox_not_connected');
+    expect(create.responses['503'].description).toContain('service_unavailable');
+    expect(Object.keys(create.responses['503'].headers)).toContain('Retry-After');
 
     const list = document.paths['/v2/tasks'].get;
     expect(list.parameters.map((parameter: Json) => parameter.name)).toEqual(

@@ -34,23 +34,23 @@ async function order(listId: string): Promise<string[]> {
 }
 
 describe('POST /tasks/{id}/reorder', () => {
-  it('moves a task to the top, and reports a repeat as not persisted', async () => {
+  it('moves a task to the top, and reports a repeat as persisted (it stands where asked)', async () => {
     const { listId, id } = await listOf('a', 'b', 'c', 'd');
     const moved = await reorder(id.c!, { position: 'top' });
     expect(moved.status).toBe(200);
     expect(moved.body.data).toEqual({ id: id.c, after_task_id: null, position_index: 0, persisted: true });
     expect(await order(listId)).toEqual(['c', 'a', 'b', 'd']);
     const again = await reorder(id.c!, { position: 'top' });
-    expect(again.body.data).toEqual({ id: id.c, after_task_id: null, position_index: 0, persisted: false });
+    expect(again.body.data).toEqual({ id: id.c, after_task_id: null, position_index: 0, persisted: true });
   });
 
-  it('moves a task to the bottom, and reports a repeat as not persisted', async () => {
+  it('moves a task to the bottom, and reports a repeat as persisted (it stands where asked)', async () => {
     const { listId, id } = await listOf('a', 'b', 'c', 'd');
     const moved = await reorder(id.a!, { position: 'bottom' });
     expect(moved.body.data).toEqual({ id: id.a, after_task_id: id.d, position_index: 3, persisted: true });
     expect(await order(listId)).toEqual(['b', 'c', 'd', 'a']);
     const again = await reorder(id.a!, { position: 'bottom' });
-    expect(again.body.data).toEqual({ id: id.a, after_task_id: id.d, position_index: 3, persisted: false });
+    expect(again.body.data).toEqual({ id: id.a, after_task_id: id.d, position_index: 3, persisted: true });
   });
 
   it('moves a task below an anchor, up or down, with or without a free slot', async () => {
@@ -65,7 +65,7 @@ describe('POST /tasks/{id}/reorder', () => {
     expect(last.body.data).toEqual({ id: id.e, after_task_id: id.d, position_index: 4, persisted: true });
     expect(await order(listId)).toEqual(['b', 'c', 'a', 'd', 'e']);
     const same = await reorder(id.e!, { after_task_id: id.d });
-    expect(same.body.data).toEqual({ id: id.e, after_task_id: id.d, position_index: 4, persisted: false });
+    expect(same.body.data).toEqual({ id: id.e, after_task_id: id.d, position_index: 4, persisted: true });
   });
 
   it('lets the anchor win over position', async () => {
@@ -83,7 +83,7 @@ describe('POST /tasks/{id}/reorder', () => {
     expect(await order(listId)).toEqual(['a', 'd', 'c']);
     // With only an archived task between them, c already stands right below d.
     const noop = await reorder(id.c!, { after_task_id: id.d });
-    expect(noop.body.data).toEqual({ id: id.c, after_task_id: id.d, position_index: 2, persisted: false });
+    expect(noop.body.data).toEqual({ id: id.c, after_task_id: id.d, position_index: 2, persisted: true });
   });
 
   it('rejects the task itself or a task of another list as anchor (400), an unknown anchor (404), an empty body', async () => {

@@ -78,11 +78,10 @@ describe('PATCH /tasks/{id}', () => {
     expect(body.data.custom_fields).toEqual([{ field_id: 'cf_amount', value: 3 }]);
   });
 
-  it('rejects an AI field, an unknown option, a second status option and wrong value types, with paths', async () => {
+  it('rejects an AI field, a second status option and wrong value types, with paths', async () => {
     const id = await newTask();
     const cases: [unknown, string][] = [
       [{ field_id: 'cf_reply', value: ['opt_needs_reply'] }, 'custom_fields[0].field_id'],
-      [{ field_id: 'cf_prio', value: ['opt_open'] }, 'custom_fields[0].value'],
       [{ field_id: 'cf_state', value: ['opt_open', 'opt_closed'] }, 'custom_fields[0].value'],
       [{ field_id: 'cf_prio', value: 'opt_high' }, 'custom_fields[0].value'],
       [{ field_id: 'cf_amount', value: '12' }, 'custom_fields[0].value'],
@@ -99,20 +98,34 @@ describe('PATCH /tasks/{id}', () => {
     expect((await call(`/tasks/${id}`)).body.data.custom_fields).toEqual([]);
   });
 
-  it('rejects a field of another board, naming the entry, and writes nothing of the PATCH', async () => {
+  it('answers 404 naming a field of another board or none, and writes nothing of the PATCH', async () => {
     const id = await newTask();
-    const { status, body } = await patch(id, {
-      shade: 'blue',
-      custom_fields: [
-        { field_id: 'cf_text', value: 'fine' },
-        { field_id: 'cf_source', value: 'web' },
-      ],
-    });
-    expect(status).toBe(400);
-    expect(body.error.details).toEqual([expect.objectContaining({ path: 'custom_fields[1].field_id' })]);
+    for (const unknown of ['cf_source', 'cf_nope']) {
+      const { status, body } = await patch(id, {
+        shade: 'blue',
+        custom_fields: [
+          { field_id: 'cf_text', value: 'fine' },
+          { field_id: unknown, value: 'web' },
+        ],
+      });
+      expect(status).toBe(404);
+      expect(body.error.code).toBe('not_found');
+      expect(body.error.message).toBe(`custom field ${unknown} was not found`);
+    }
     const task = (await call(`/tasks/${id}`)).body.data;
     expect(task.shade).toBe('none');
     expect(task.custom_fields).toEqual([]);
+  });
+
+  it('answers 404 naming an option its field does not have, and writes nothing', async () => {
+    const id = await newTask();
+    const { status, body } = await patch(id, {
+      custom_fields: [{ field_id: 'cf_prio', value: ['opt_high', 'opt_open'] }],
+    });
+    expect(status).toBe(404);
+    expect(body.error.code).toBe('not_found');
+    expect(body.error.message).toContain('option opt_open');
+    expect((await call(`/tasks/${id}`)).body.data.custom_fields).toEqual([]);
   });
 
   it('needs customfields.write to send custom_fields, not to change the shade', async () => {

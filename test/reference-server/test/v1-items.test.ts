@@ -418,14 +418,18 @@ describe('assignTask and unassignTask', () => {
       email: 'ada@example.com',
     });
 
-    // Reassigning replaces the assignee; a member without a display name is shown by email.
+    // Reassigning replaces the assignee. A member without a display name has no name: assignedTo is ""
+    // (v1 §2: the name, empty if none), never the email, which only assignedToEmail carries.
     expect((await post('/items/assignTask', { itemId: id, assigneeEmail: 'DAN@example.com' })).status).toBe(
       200,
     );
     expect(await itemOf('lst_todo', id)).toMatchObject({
-      assignedTo: 'dan@example.com',
+      assignedTo: '',
       assignedToEmail: 'dan@example.com',
     });
+    const onBoard = await get('/items?boardId=brd_acme');
+    const item = onBoard.body.find((entry: { id: string }) => entry.id === id);
+    expect(item).toMatchObject({ assignedTo: '', assignedToEmail: 'dan@example.com' });
 
     const unassigned = await post('/items/unassignTask', { itemId: id, assigneeEmail: 'dan@example.com' });
     expect(unassigned.status).toBe(200);

@@ -1,6 +1,9 @@
 import type { EmailThread } from '@threadwork/shared';
 import { afterAll, describe, expect, it } from 'vitest';
+import { appTester, sessionPerform } from '../helpers/auth.ts';
+import { CREDENTIALS } from '../helpers/live.ts';
 import { startConnected, THREADS } from './live.ts';
+import { operationOf } from './support.ts';
 
 // The mailbox and AI actions against a live reference server started by its contract.
 
@@ -51,10 +54,34 @@ describe('reply_to_thread, live', () => {
 });
 
 describe('send_email, live', () => {
-  it('says which permission is missing: a Zapier connection does not hold the opt-in email.send', async () => {
+  it('sends with a connection whose legacy key holds the opt-in email.send (a seeded key holds every scope)', async () => {
+    const sent = (await live.run('creates', 'send_email', {
+      to: 'carol@cafe.test',
+      subject: 'Live: hello',
+      body: 'Hi',
+    })) as Record<string, unknown>;
+    expect(sent).toMatchObject({ thread_id: expect.any(String) });
+    expect(await threadIds('in:sent "Live: hello"')).toContain(sent['thread_id']);
+  });
+
+  it('says which permission is missing for a connection whose legacy key lacks email.send', async () => {
+    // Created without scopes, a legacy key holds every scope but the opt-in ones.
+    const key = await live.service.apiKeys.create({ name: 'Zapier without send', type: 'legacy' });
+    const credentials = {
+      origin: live.server.origin,
+      email: CREDENTIALS.legacy.email,
+      api_key: key.api_key!,
+      api_secret: key.api_secret!,
+      api_key_name: 'Zapier without send',
+    };
+    const { sessionKey } = await appTester(sessionPerform, { authData: credentials });
     await expect(
-      live.run('creates', 'send_email', { to: 'carol@cafe.test', subject: 'Live: hello', body: 'Hi' }),
+      appTester(operationOf('creates', 'send_email').perform as never, {
+        authData: { ...credentials, sessionKey },
+        inputData: { to: 'carol@cafe.test', subject: 'Live: not sent', body: 'Hi' },
+      }),
     ).rejects.toThrow(/lacks the permission \\?"email\.send\\?".*Reconnect/);
+    expect(await threadIds('"Live: not sent"')).toEqual([]);
   });
 });
 

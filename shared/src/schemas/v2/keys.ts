@@ -3,7 +3,10 @@ import { DateTime, NonEmptyString, openEnum } from '../common.ts';
 import { Scope } from '../scopes.ts';
 import { KEY_TYPES } from './me.ts';
 
-/** An API key as listed: never its secret. Legacy keys carry the public `api_key` the token endpoint takes. */
+/**
+ * An API key as listed: never its secret. Both kinds list the scopes they hold (a legacy key's are those
+ * its session tokens carry on v2). Legacy keys carry the public `api_key` the token endpoint takes.
+ */
 export const ApiKey = z.looseObject({
   id: z.string(),
   type: openEnum(KEY_TYPES),
@@ -26,7 +29,10 @@ export type CreatedApiKey = z.infer<typeof CreatedApiKey>;
 export const CreateApiKeyRequest = z.strictObject({
   name: NonEmptyString,
   type: z.enum(KEY_TYPES).default('v2'),
-  /** v2 keys only; omitted means the default scopes (everything but the opt-in ones). */
+  /**
+   * Either kind of key. Omitted: every scope but the opt-in ones (`email.send`, `drafts.delete`), which
+   * are granted only by name. The caller may grant only scopes it holds itself (else 403).
+   */
   scopes: z.array(Scope).min(1).optional(),
 });
 export type CreateApiKeyRequest = z.infer<typeof CreateApiKeyRequest>;

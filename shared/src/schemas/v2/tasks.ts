@@ -134,7 +134,10 @@ export const ReorderResult = z.looseObject({
   /** Where the task actually landed; null = top. */
   after_task_id: z.string().nullable(),
   position_index: z.number().int(),
-  /** False means nothing was written: re-read and retry. */
+  /**
+   * True whenever the task stands where it was asked to go afterwards, also when it already stood there
+   * (a no-op). False means it does not: re-read and retry.
+   */
   persisted: z.boolean(),
 });
 export type ReorderResult = z.infer<typeof ReorderResult>;

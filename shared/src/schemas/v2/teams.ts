@@ -53,6 +53,17 @@ export const Board = z.looseObject({
 });
 export type Board = z.infer<typeof Board>;
 
+/**
+ * Who may be assigned a board's tasks (GET /boards/{id}/members): a team board's members are its team's,
+ * a personal board's its owner.
+ */
+export const BoardMember = z.looseObject({
+  user_id: z.string(),
+  email: z.string(),
+  display_name: z.string().nullable(),
+});
+export type BoardMember = z.infer<typeof BoardMember>;
+
 export const List = z.looseObject({
   id: z.string(),
   name: z.string(),

@@ -147,7 +147,7 @@ export interface ApiKeysTable {
   api_key: string | null;
   /** sha256 hex of the secret (v2 secret or legacy api_secret); the secret itself is never stored. */
   secret_hash: string;
-  /** JSON text: array of scope names (empty for legacy keys, whose scopes are implied). */
+  /** JSON text: the scope names the key holds (a legacy key's session tokens hold them on v2). */
   scopes: string;
   created_at: string;
   last_used_at: string | null;

@@ -1,26 +1,31 @@
 // API keys (the extension's API tab): list, create, revoke. A key's secret is answered once, at
 // creation, and stored only as its sha256. Every write goes through `changeCredentials`, so a revoked
 // key, and every v1 session token minted from it, stops authenticating with the next request.
+// Both kinds of key carry the scopes chosen at creation, and no key can mint a stronger one
+// (docs/scopes-and-keys.md).
 import {
   type ApiKey,
   type CreateApiKeyRequest,
   type CreatedApiKey,
   DEFAULT_SCOPES,
   type Deleted,
+  type Scope,
 } from '@threadwork/shared/schemas';
 import type { Kysely } from 'kysely';
 import { type Executor, transact } from '../db/database.ts';
 import type { ApiKeysTable, Database } from '../db/schema.ts';
-import { invalidField, notFound } from './errors.ts';
+import { insufficientScope, invalidField, notFound } from './errors.ts';
 import { newId } from './ids.ts';
 import { type Page, type PageRequest, paginate } from './pagination.ts';
+import type { Principal } from './principal.ts';
 import { changeCredentials } from './principal-cache.ts';
-import { hashSecret, newSecret } from './secrets.ts';
+import { hashSecret, newAlphanumericSecret, newSecret } from './secrets.ts';
 
-/** v2 bearer secrets, and the two halves of a legacy key, each recognisable by its prefix. */
+/** v2 bearer secrets are recognisable by their prefix; a legacy key's two halves are plain alphanumeric. */
 const V2_SECRET_PREFIX = 'tw_live_';
-const LEGACY_KEY_PREFIX = 'twk_';
-const LEGACY_SECRET_PREFIX = 'tws_';
+/** Lengths of a legacy key's halves: 24 and 40 characters of [0-9A-Za-z], about 142 and 238 bits. */
+const LEGACY_KEY_LENGTH = 24;
+const LEGACY_SECRET_LENGTH = 40;
 
 /** A listed key: never its secret. A legacy key's scopes are those its session tokens carry. */
 function present(row: ApiKeysTable): ApiKey {
@@ -28,7 +33,7 @@ function present(row: ApiKeysTable): ApiKey {
     id: row.id,
     type: row.type,
     name: row.name,
-    scopes: row.type === 'legacy' ? [...DEFAULT_SCOPES] : (JSON.parse(row.scopes) as string[]),
+    scopes: JSON.parse(row.scopes) as string[],
     api_key: row.api_key,
     created_at: row.created_at,
   };
@@ -48,28 +53,46 @@ export async function listApiKeys(db: Executor, userId: string, page: PageReques
   return { items: result.items.map(present), pagination: result.pagination };
 }
 
+/** The scopes a new key holds: the ones named (in the order given), else every non-opt-in scope. */
+function scopesToGrant(requested: readonly Scope[] | undefined): Scope[] {
+  return [...new Set(requested ?? DEFAULT_SCOPES)];
+}
+
+/** A principal grants only scopes it holds: 403 insufficient_scope naming the first one it lacks. */
+function assertMayGrant(grantor: Pick<Principal, 'scopes'>, scopes: readonly Scope[]): void {
+  const lacking = scopes.find((scope) => !grantor.scopes.has(scope));
+  if (lacking !== undefined) {
+    throw insufficientScope(
+      [lacking],
+      `cannot grant the scope ${lacking}: the credentials used do not hold it`,
+    );
+  }
+}
+
 /**
- * A v2 key with the scopes asked for (every non-opt-in scope when none are), or a legacy key+secret
- * pair, which the token endpoint finds by its name: a user's legacy key names are unique.
+ * A v2 key, or a legacy key+secret pair (which the token endpoint finds by its name: a user's legacy key
+ * names are unique), holding the scopes asked for, or every non-opt-in scope when none are; never a
+ * scope the caller does not hold itself.
  */
 export async function createApiKey(
   db: Kysely<Database>,
-  userId: string,
+  grantor: Pick<Principal, 'userId' | 'scopes'>,
   input: CreateApiKeyRequest,
   now: Date,
 ): Promise<CreatedApiKey> {
-  if (input.type === 'legacy' && input.scopes !== undefined) {
-    throw invalidField('scopes', 'a legacy key carries no scopes: its session tokens get the default scopes');
-  }
-  const secret = newSecret(input.type === 'legacy' ? LEGACY_SECRET_PREFIX : V2_SECRET_PREFIX);
+  const scopes = scopesToGrant(input.scopes);
+  assertMayGrant(grantor, scopes);
+  const userId = grantor.userId;
+  const secret =
+    input.type === 'legacy' ? newAlphanumericSecret(LEGACY_SECRET_LENGTH) : newSecret(V2_SECRET_PREFIX);
   const row: ApiKeysTable = {
     id: newId('key'),
     user_id: userId,
     type: input.type,
     name: input.name,
-    api_key: input.type === 'legacy' ? newSecret(LEGACY_KEY_PREFIX, 12) : null,
+    api_key: input.type === 'legacy' ? newAlphanumericSecret(LEGACY_KEY_LENGTH) : null,
     secret_hash: hashSecret(secret),
-    scopes: JSON.stringify(input.type === 'legacy' ? [] : [...new Set(input.scopes ?? DEFAULT_SCOPES)]),
+    scopes: JSON.stringify(scopes),
     created_at: now.toISOString(),
     last_used_at: null,
   };

@@ -32,6 +32,52 @@ export async function listTeamBoards(
   };
 }
 
+/**
+ * Who may be assigned a board's tasks (v1 "a board member"): a team board's members are its team's, a
+ * personal board's its owner. One rule for listing them and for the v1 assign check.
+ */
+export function selectBoardMembers(db: Executor, board: { team_id: string | null; owner_id: string | null }) {
+  const users = db.selectFrom('users').select(['users.id', 'users.email', 'users.display_name']);
+  const teamId = board.team_id;
+  return teamId !== null
+    ? users.where(
+        'users.id',
+        'in',
+        db.selectFrom('team_members').select('user_id').where('team_id', '=', teamId),
+      )
+    : users.where('users.id', '=', board.owner_id ?? '');
+}
+
+export interface BoardMemberRecord {
+  user_id: string;
+  email: string;
+  display_name: string | null;
+}
+
+/** GET /boards/{id}/members: the board's members by email (404 for a board the user cannot see). */
+export async function listBoardMembers(
+  db: Executor,
+  userId: string,
+  boardId: string,
+  page: PageRequest,
+): Promise<Page<BoardMemberRecord>> {
+  const board = await requireBoard(db, userId, boardId);
+  const result = await paginate(
+    page,
+    ['users.email', 'users.id'],
+    (after, take) => {
+      let query = selectBoardMembers(db, board);
+      if (after) query = query.where(after);
+      return query.orderBy('users.email').orderBy('users.id').limit(take).execute();
+    },
+    (row) => [row.email, row.id],
+  );
+  return {
+    items: result.items.map((row) => ({ user_id: row.id, email: row.email, display_name: row.display_name })),
+    pagination: result.pagination,
+  };
+}
+
 export function getBoard(db: Executor, userId: string, boardId: string): Promise<BoardRecord> {
   return requireBoard(db, userId, boardId);
 }

@@ -213,8 +213,7 @@ export async function updateCustomField(
     const kept = new Set<string>();
     options = patch.options.map((option, index) => {
       if (option.id === undefined) return { id: newId('opt'), label: option.label };
-      if (!current.has(option.id))
-        throw invalidField(`options[${index}].id`, `no option ${option.id} on this field`);
+      if (!current.has(option.id)) throw unknownOption(field, option.id);
       if (kept.has(option.id))
         throw invalidField(`options[${index}].id`, `option ${option.id} is listed twice`);
       kept.add(option.id);
@@ -327,9 +326,7 @@ function valueProblem(field: FieldRecord, value: CustomFieldValueInput['value'])
   if (isOptionType(type)) {
     if (!Array.isArray(value)) return 'must be an array of option ids';
     if (SINGLE_OPTION_TYPES.has(type) && value.length > 1) return `a ${type} field holds at most one option`;
-    const known = new Set((field.options ?? []).map((option) => option.id));
-    const unknown = value.find((id) => !known.has(id));
-    return unknown === undefined ? null : `no option ${unknown} on field ${field.id}`;
+    return null;
   }
   switch (type) {
     case 'number':
@@ -345,6 +342,29 @@ function valueProblem(field: FieldRecord, value: CustomFieldValueInput['value'])
   }
 }
 
+/** 404 for an option id the field does not have (ids in a body answer as ids in a path do). */
+function unknownOption(field: FieldRecord, optionId: string): ServiceError {
+  return new ServiceError('not_found', `option ${optionId} of custom field ${field.id} was not found`);
+}
+
+/**
+ * 404 naming the first id the values name that does not exist: a field that is not on the task's board,
+ * or an option its field does not have (docs/ids-and-visibility.md, "Not found").
+ */
+function assertIdsKnown(
+  fields: ReadonlyMap<string, FieldRecord>,
+  values: readonly CustomFieldValueInput[],
+): void {
+  for (const entry of values) {
+    const field = fields.get(entry.field_id);
+    if (!field) throw notFound('custom field', entry.field_id);
+    if (!isOptionType(field.type as CustomFieldType) || !Array.isArray(entry.value)) continue;
+    const known = new Set((field.options ?? []).map((option) => option.id));
+    const unknown = entry.value.find((id) => typeof id === 'string' && !known.has(id));
+    if (unknown !== undefined) throw unknownOption(field, unknown as string);
+  }
+}
+
 /**
  * Checks the values a PATCH sends against the fields of the task's board and says what to write.
  * Every problem is reported at once, each with its path (`custom_fields[1].value`).
@@ -353,19 +373,13 @@ export function checkFieldValues(
   fields: ReadonlyMap<string, FieldRecord>,
   values: readonly CustomFieldValueInput[],
 ): ValueChanges {
+  assertIdsKnown(fields, values);
   const problems: { path: string; message: string }[] = [];
   const seen = new Set<string>();
   const changes: ValueChanges = { set: [], cleared: [] };
   values.forEach((entry, index) => {
     const path = `custom_fields[${index}]`;
-    const field = fields.get(entry.field_id);
-    if (!field) {
-      problems.push({
-        path: `${path}.field_id`,
-        message: `no custom field ${entry.field_id} on this task's board`,
-      });
-      return;
-    }
+    const field = fields.get(entry.field_id) as FieldRecord;
     if (seen.has(field.id)) {
       problems.push({ path: `${path}.field_id`, message: `field ${field.id} is sent twice` });
       return;

@@ -1,4 +1,4 @@
-import { ERROR_STATUS, type ErrorCode } from '@threadwork/shared/schemas';
+import { ERROR_STATUS, type ErrorCode, type Scope } from '@threadwork/shared/schemas';
 
 /**
  * An expected failure with its error code; the HTTP status follows from the code (one table in the
@@ -24,6 +24,14 @@ export class ServiceError extends Error {
 /** 404 for ids that do not exist and for those the caller may not see alike: never reveal existence. */
 export function notFound(what: string, id: string): ServiceError {
   return new ServiceError('not_found', `${what} ${id} was not found`);
+}
+
+/** 403 insufficient_scope naming the missing scopes (`details.required_scopes`). */
+export function insufficientScope(
+  missing: readonly Scope[],
+  message = `this key lacks the scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`,
+): ServiceError {
+  return new ServiceError('insufficient_scope', message, { required_scopes: [...missing] });
 }
 
 /** A 400 validation_error about one field, for checks that only the domain can make. */

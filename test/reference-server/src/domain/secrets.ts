@@ -21,3 +21,20 @@ export function secretsEqual(a: string, b: string): boolean {
 export function newSecret(prefix: string, bytes = 24): string {
   return `${prefix}${randomBytes(bytes).toString('hex')}`;
 }
+
+const ALPHANUMERIC = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/**
+ * A random string of `length` characters of [0-9A-Za-z], each uniform (rejection sampling: no modulo
+ * bias). The v1 API documents a legacy key's halves as alphanumeric strings.
+ */
+export function newAlphanumericSecret(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      // 248 = 4 × 62: bytes at or above it would favour the first characters.
+      if (byte < 248 && out.length < length) out += ALPHANUMERIC[byte % 62];
+    }
+  }
+  return out;
+}

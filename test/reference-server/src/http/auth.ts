@@ -1,15 +1,18 @@
 // Authentication (v2 bearer keys, v1 session tokens) and scope checks, as Fastify pre-handlers.
-import { DEFAULT_SCOPES, SCOPES, type Scope } from '@threadwork/shared/schemas';
+import { SCOPES, type Scope } from '@threadwork/shared/schemas';
 import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { ServiceError } from '../domain/errors.ts';
+import { insufficientScope, ServiceError } from '../domain/errors.ts';
 import type { Principal } from '../domain/principal.ts';
 import { cachePrincipal, credentialGeneration, knownPrincipal } from '../domain/principal-cache.ts';
 import { digestsEqual, hashSecret } from '../domain/secrets.ts';
 import { principalOf } from './request-state.ts';
 
 const KNOWN_SCOPES: ReadonlySet<string> = new Set(SCOPES);
-/** A session token carries its user's scopes, except the opt-in ones. */
-const TOKEN_SCOPES: ReadonlySet<Scope> = new Set(DEFAULT_SCOPES);
+
+/** A key's stored scopes (JSON text), leaving out any name this server no longer knows. */
+function scopesOf(stored: string): ReadonlySet<Scope> {
+  return new Set((JSON.parse(stored) as string[]).filter((scope): scope is Scope => KNOWN_SCOPES.has(scope)));
+}
 
 function unauthenticated(message: string): ServiceError {
   return new ServiceError('unauthenticated', message);
@@ -37,16 +40,13 @@ async function principalFromBearer(request: FastifyRequest, secret: string): Pro
     .where('api_keys.type', '=', 'v2')
     .executeTakeFirst();
   if (!row || !digestsEqual(row.secret_hash, digest)) throw unauthenticated('the API key is not valid');
-  const scopes = (JSON.parse(row.scopes) as string[]).filter((scope): scope is Scope =>
-    KNOWN_SCOPES.has(scope),
-  );
   const principal: Principal = {
     userId: row.user_id,
     email: row.email,
     displayName: row.display_name,
     keyId: row.id,
     keyType: 'v2',
-    scopes: new Set(scopes),
+    scopes: scopesOf(row.scopes),
   };
   cachePrincipal(db, credential, principal, readAt);
   return principal;
@@ -67,7 +67,7 @@ async function principalFromSessionToken(request: FastifyRequest, token: string)
   const row = await db
     .selectFrom('api_keys')
     .innerJoin('users', 'users.id', 'api_keys.user_id')
-    .select(['api_keys.id', 'users.id as user_id', 'users.email', 'users.display_name'])
+    .select(['api_keys.id', 'api_keys.scopes', 'users.id as user_id', 'users.email', 'users.display_name'])
     .where('api_keys.id', '=', claims.kid)
     .where('api_keys.user_id', '=', claims.sub)
     .where('api_keys.type', '=', 'legacy')
@@ -79,7 +79,8 @@ async function principalFromSessionToken(request: FastifyRequest, token: string)
     displayName: row.display_name,
     keyId: row.id,
     keyType: 'token',
-    scopes: TOKEN_SCOPES,
+    // Legacy token auth: the token holds the scopes of the legacy key it was minted from.
+    scopes: scopesOf(row.scopes),
   };
   cachePrincipal(db, credential, principal, readAt, claims.exp);
   return principal;
@@ -126,13 +127,7 @@ export function requireScope(...scopes: Scope[]): preHandlerAsyncHookHandler {
   const check: preHandlerAsyncHookHandler = async (request) => {
     const principal = principalOf(request);
     const missing = scopes.filter((scope) => !principal.scopes.has(scope));
-    if (missing.length > 0) {
-      throw new ServiceError(
-        'insufficient_scope',
-        `this key lacks the scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`,
-        { required_scopes: missing },
-      );
-    }
+    if (missing.length > 0) throw insufficientScope(missing);
   };
   checkedScopes.set(check, scopes);
   return check;

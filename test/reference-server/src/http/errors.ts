@@ -126,7 +126,13 @@ export const ERROR_SERVER_OPTIONS = {
   routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
   // Node answers a bare 400 to an HTTP/1.1 request without Host; the onRequest hook answers it instead.
   http: { requireHostHeader: false },
+  // Fastify's own answer to a request arriving while the server drains is a bare 503; the onRequest hook
+  // answers it in the envelope instead.
+  return503OnClosing: false,
 } satisfies FastifyHttpOptions<Server>;
+
+/** Seconds a client is asked to wait before retrying a request refused while the server drains. */
+export const DRAINING_RETRY_AFTER_SECONDS = 1;
 
 /**
  * The path, as `formatPath` writes it, of the first string (or key) in `value` holding the NUL
@@ -147,8 +153,24 @@ export function findNul(value: unknown, path: PropertyKey[] = []): string | null
 export const NUL_MESSAGE = 'must not contain the NUL character (U+0000)';
 
 export function installErrorHandling(app: FastifyInstance): void {
+  // Set as the server starts to close (SIGTERM): requests in flight finish, new ones are refused.
+  let draining = false;
+  app.addHook('preClose', (done) => {
+    draining = true;
+    done();
+  });
+  // An answer finished while draining closes its connection, so that closing never waits on keep-alive.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (draining) reply.header('connection', 'close');
+    done(null, payload);
+  });
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    if (draining) {
+      reply.header('retry-after', String(DRAINING_RETRY_AFTER_SECONDS)).header('connection', 'close');
+      sendError(reply, 503, 'service_unavailable', 'the server is shutting down; retry shortly');
+      return;
+    }
     if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
       sendError(reply, 400, 'invalid_request', 'an HTTP/1.1 request must carry a Host header');
       return;

@@ -1,6 +1,6 @@
 // The bundled demo workspace (`--demo`): a small studio with a product board and a sales pipeline,
 // CRM records, and Ada's connected mailbox. Credentials are fixed so that a demo can be scripted.
-import { DEFAULT_SCOPES } from '@threadwork/shared/schemas';
+import { DEFAULT_SCOPES, OPT_IN_SCOPES } from '@threadwork/shared/schemas';
 import type { SeedInput } from './seed-schema.ts';
 
 export const DEMO_CREDENTIALS = {
@@ -252,6 +252,7 @@ export const demoSeed: SeedInput = {
       name: DEMO_CREDENTIALS.legacyKeyName,
       api_key: DEMO_CREDENTIALS.legacyApiKey,
       api_secret: DEMO_CREDENTIALS.legacyApiSecret,
+      // No `scopes`: a seeded key holds every scope, so a newcomer can try every action (sending mail too).
     },
     {
       id: 'key_demo_v2',
@@ -272,5 +273,6 @@ export function demoCredentials(origin: string): string {
     `  v2:  curl -H "Authorization: Bearer ${c.v2Secret}" ${origin}/v2/me`,
     `  v1:  email=${c.email} api_key=${c.legacyApiKey} api_secret=${c.legacyApiSecret} api_key_name=${c.legacyKeyName}`,
     `       curl -X POST "${origin}/auth/api_token?email=${c.email}&api_key=${c.legacyApiKey}&api_secret=${c.legacyApiSecret}&api_key_name=${c.legacyKeyName}"`,
+    `       the v1 key holds every scope (${OPT_IN_SCOPES.join(' and ')} included): use it in the Zapier app and the extension`,
   ].join('\n');
 }

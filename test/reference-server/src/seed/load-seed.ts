@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { SCOPES } from '@threadwork/shared/schemas';
 import type { Kysely } from 'kysely';
 import { perStatement } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
@@ -284,7 +285,9 @@ async function insertSeed(db: Kysely<Database>, seed: SeedData, loadedAt: string
         name: key.name,
         api_key: key.type === 'legacy' ? key.api_key : null,
         secret_hash: hashSecret(key.type === 'legacy' ? key.api_secret : key.secret),
-        scopes: json(key.type === 'v2' ? key.scopes : []),
+        // A seeded key stands for the user's own key, made in the service's web app: without `scopes` it
+        // holds every scope, opt-in ones included (docs/scopes-and-keys.md).
+        scopes: json(key.scopes === undefined ? SCOPES : [...new Set(key.scopes)]),
         created_at: loadedAt,
         last_used_at: null,
       })),

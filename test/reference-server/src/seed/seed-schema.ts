@@ -133,6 +133,9 @@ const SeedMailbox = z.strictObject({
   threads: z.array(z.strictObject({ id: Id, messages: z.array(SeedMessage).default([]) })).default([]),
 });
 
+/** Either kind of key may list its scopes; one without `scopes` holds every scope, opt-in ones included. */
+const SeedKeyScopes = z.array(Scope).optional();
+
 const SeedApiKey = z.discriminatedUnion('type', [
   z.strictObject({
     id: Id,
@@ -141,6 +144,7 @@ const SeedApiKey = z.discriminatedUnion('type', [
     name: z.string().min(1),
     api_key: z.string().min(1),
     api_secret: z.string().min(1),
+    scopes: SeedKeyScopes,
   }),
   z.strictObject({
     id: Id,
@@ -148,7 +152,7 @@ const SeedApiKey = z.discriminatedUnion('type', [
     type: z.literal('v2'),
     name: z.string().min(1),
     secret: z.string().min(1),
-    scopes: z.array(Scope).default([]),
+    scopes: SeedKeyScopes,
   }),
 ]);
 

@@ -4,7 +4,11 @@
 // names a server). On PostgreSQL every server gets a database of its own, made from template0 with
 // the C collation so that text sorts byte-wise, as on SQLite; global-setup-postgres.ts drops them.
 import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { Migrator } from 'kysely/migration';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
+import type { DialectName } from '../../src/db/migrations/columns.ts';
+import { migrationProvider } from '../../src/db/migrations/index.ts';
 
 export const onPostgres = process.env['THREADWORK_TEST_DB'] === 'postgres';
 
@@ -80,4 +84,29 @@ export async function spawnDatabaseEnv(args: readonly string[]): Promise<NodeJS.
 export async function openTestDatabase(): Promise<DatabaseHandle> {
   const { db, databaseUrl } = await freshDatabase();
   return openDatabase({ path: db, databaseUrl });
+}
+
+/**
+ * Runs every migration named before `before` (e.g. `'007'`) on `db`, as an older server would have left
+ * the database, so that a test can write old rows and check what the later migrations make of them.
+ */
+export async function migrateBefore(
+  db: Kysely<Record<string, Record<string, unknown>>>,
+  dialect: DialectName,
+  before: string,
+): Promise<void> {
+  const all = migrationProvider(dialect);
+  const migrator = new Migrator({
+    db,
+    provider: {
+      async getMigrations() {
+        const migrations = await all.getMigrations();
+        return Object.fromEntries(Object.entries(migrations).filter(([name]) => name < before));
+      },
+    },
+    migrationTableName: 'schema_migrations',
+    migrationLockTableName: 'schema_migrations_lock',
+  });
+  const { error } = await migrator.migrateToLatest();
+  if (error) throw error;
 }

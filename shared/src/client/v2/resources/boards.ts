@@ -1,12 +1,19 @@
 import type { z } from 'zod';
 import { envelope, PaginationQuery } from '../../../schemas/common.ts';
-import { Board, CreateBoardRequest, ListBoardsQuery, UpdateBoardRequest } from '../../../schemas/v2/teams.ts';
+import {
+  Board,
+  BoardMember,
+  CreateBoardRequest,
+  ListBoardsQuery,
+  UpdateBoardRequest,
+} from '../../../schemas/v2/teams.ts';
 import type { PagePromise } from '../../pagination.ts';
 import { type ListParams, parseQuery, parseRequest, pathId, type RequestOptions } from '../../request.ts';
 import { Resource } from './resource.ts';
 
 const BoardEnvelope = envelope(Board);
 const BoardListEnvelope = envelope(Board.array());
+const BoardMemberListEnvelope = envelope(BoardMember.array());
 // Every list endpoint paginates (docs/pagination.md), so the team filter comes with limit and cursor.
 const ListBoardsPageQuery = PaginationQuery.extend(ListBoardsQuery.shape);
 
@@ -51,6 +58,22 @@ export class BoardsResource extends Resource {
       path,
       BoardEnvelope,
       parseRequest(UpdateBoardRequest, body),
+      options,
+    );
+  }
+
+  /** GET /boards/{id}/members: who may be assigned the board's tasks (its team's members, or its owner). */
+  members(
+    boardId: string,
+    params?: ListParams<PaginationQuery>,
+    options?: RequestOptions,
+  ): PagePromise<BoardMember> {
+    return this.transport.list(
+      () => ({
+        path: `/boards/${pathId(boardId, 'board id')}/members`,
+        query: parseQuery(PaginationQuery, params),
+      }),
+      BoardMemberListEnvelope,
       options,
     );
   }

@@ -5,6 +5,7 @@ import { webhooksMigration } from './003_webhooks.ts';
 import { tasksMigration } from './004_tasks.ts';
 import { mailboxWritesMigration } from './005_mailbox_writes.ts';
 import { keysCrmMigration } from './006_keys_crm.ts';
+import { keyScopesMigration } from './007_key_scopes.ts';
 import type { DialectName } from './columns.ts';
 
 /** Every migration, keyed by name in the order they run. Add a new area as `00N_area`. */
@@ -16,6 +17,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     '004_tasks': tasksMigration(),
     '005_mailbox_writes': mailboxWritesMigration(),
     '006_keys_crm': keysCrmMigration(),
+    '007_key_scopes': keyScopesMigration(),
   };
   return { getMigrations: async () => migrations };
 }

@@ -11,7 +11,7 @@ import {
 } from '@threadwork/shared/schemas';
 import { type SqlBool, SqliteAdapter, sql } from 'kysely';
 import { type Executor, perStatement } from '../../db/database.ts';
-import { invalidField, ServiceError } from '../errors.ts';
+import { notFound, ServiceError } from '../errors.ts';
 import { encodeCursor, type Page, type PageRequest, paginate } from '../pagination.ts';
 import { SYSTEM_LABEL_IDS, SYSTEM_LABELS } from '../system-labels.ts';
 import { prefilterOf } from './prefilter.ts';
@@ -375,7 +375,8 @@ export class LocalMailboxProvider implements MailboxProvider {
     if (!(await this.#threadExists(threadId))) return false;
     for (const side of ['add', 'remove'] as const) {
       const unknown = await this.#unknownLabels(change[side]);
-      if (unknown.length > 0) throw invalidField(side, `unknown label ${unknown.join(', ')}`);
+      // An unknown id in a body answers as one in a path does (docs/ids-and-visibility.md).
+      if (unknown[0] !== undefined) throw notFound('label', unknown[0]);
     }
     const mailboxId = this.mailbox.id;
     const ids = (
@@ -450,7 +451,7 @@ export class LocalMailboxProvider implements MailboxProvider {
     at: Date,
   ): Promise<{ threadId: string; messageId: string } | null> {
     const unknown = await this.#unknownLabels(message.labels);
-    if (unknown.length > 0) throw invalidField('message.labels', `unknown label ${unknown.join(', ')}`);
+    if (unknown[0] !== undefined) throw notFound('label', unknown[0]);
     const mailboxId = this.mailbox.id;
     let targetThread: string;
     let messageId: string;

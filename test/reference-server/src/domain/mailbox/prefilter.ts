@@ -53,20 +53,36 @@ const COLUMNS: Readonly<Record<TextField, readonly TextColumn[]>> = {
 // keeps every message.
 const ASCII_WORD = /^[a-z0-9]+$/;
 
+// The SQL stays small whatever the query: an AND keeps at most this many of its conditions (fewer
+// conditions keep more messages, which is safe), and an OR of more than this many keeps every message.
+// Each AND or OR is built as a balanced tree, as a chain of hundreds would pass SQLite's limit on
+// expression depth (1000).
+const MAX_BRANCHES = 16;
+
+function balanced(
+  conditions: readonly Exclude<Prefilter, boolean>[],
+  join: 'and' | 'or',
+): Exclude<Prefilter, boolean> {
+  if (conditions.length === 1) return conditions[0] as Exclude<Prefilter, boolean>;
+  const half = Math.ceil(conditions.length / 2);
+  const left = balanced(conditions.slice(0, half), join);
+  const right = balanced(conditions.slice(half), join);
+  return (eb) => eb[join]([left(eb), right(eb)]);
+}
+
 function allOf(parts: Prefilter[]): Prefilter {
   if (parts.includes(false)) return false;
   const conditions = parts.filter((part): part is Exclude<Prefilter, boolean> => part !== true);
   if (conditions.length === 0) return true;
-  if (conditions.length === 1) return conditions[0] as Prefilter;
-  return (eb) => eb.and(conditions.map((condition) => condition(eb)));
+  return balanced(conditions.slice(0, MAX_BRANCHES), 'and');
 }
 
 function anyOf(parts: Prefilter[]): Prefilter {
   if (parts.includes(true)) return true;
   const conditions = parts.filter((part): part is Exclude<Prefilter, boolean> => part !== false);
   if (conditions.length === 0) return false;
-  if (conditions.length === 1) return conditions[0] as Prefilter;
-  return (eb) => eb.or(conditions.map((condition) => condition(eb)));
+  if (conditions.length > MAX_BRANCHES) return true;
+  return balanced(conditions, 'or');
 }
 
 /** Words are letters and digits only, so they need no escaping inside a LIKE pattern. */

@@ -240,16 +240,61 @@ function operatorNode(name: string, value: string, quoted: boolean): QueryNode {
 
 // Parser
 
+/**
+ * The limits of a query (docs/mailbox.md, "Search"): how deep parentheses, braces and negations may
+ * nest, and how many distinct search terms it may hold (a repeated term counts once: `a a a` is `a`).
+ * Past either, the query answers 400 naming the limit instead of costing the server without bound.
+ */
+export const MAX_QUERY_DEPTH = 32;
+export const MAX_QUERY_TERMS = 500;
+
+/** The terms of an AND or OR with repeats dropped (`a a` is `a`; order kept, so is the meaning). */
+function distinct(terms: QueryNode[]): QueryNode[] {
+  const seen = new Set<string>();
+  return terms.filter((term) => {
+    const key = JSON.stringify(term);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 function and(terms: QueryNode[]): QueryNode {
-  if (terms.length === 0) return { kind: 'all' };
-  return terms.length === 1 ? (terms[0] as QueryNode) : { kind: 'and', terms };
+  const unique = distinct(terms);
+  if (unique.length === 0) return { kind: 'all' };
+  return unique.length === 1 ? (unique[0] as QueryNode) : { kind: 'and', terms: unique };
+}
+
+function or(terms: QueryNode[]): QueryNode {
+  const unique = distinct(terms);
+  return unique.length === 1 ? (unique[0] as QueryNode) : { kind: 'or', terms: unique };
+}
+
+/** How many leaf terms a tree holds. */
+function termCount(node: QueryNode): number {
+  if (node.kind === 'and' || node.kind === 'or')
+    return node.terms.reduce((sum, term) => sum + termCount(term), 0);
+  if (node.kind === 'not') return termCount(node.term);
+  return 1;
 }
 
 /** Parses a Gmail search query; an empty query matches everything. Throws a 400 on a malformed one. */
 export function parseSearchQuery(query: string): QueryNode {
   const tokens = lex(query);
   let index = 0;
+  let depth = 0;
   const peek = () => tokens[index];
+  /** Parses one nested level (a group or a negation) within MAX_QUERY_DEPTH. */
+  const nested = <T>(token: Token, parse: () => T): T => {
+    if (++depth > MAX_QUERY_DEPTH) {
+      throw syntaxError(
+        `the query nests deeper than ${MAX_QUERY_DEPTH} levels of parentheses, braces and negations (${where(token)})`,
+      );
+    }
+    const result = parse();
+    depth--;
+    return result;
+  };
   const where = (token: Token | undefined) =>
     token ? `at character ${token.at + 1}` : 'at the end of the query';
 
@@ -283,13 +328,14 @@ export function parseSearchQuery(query: string): QueryNode {
       }
       terms.push(parseUnary(field));
     }
-    return terms.length === 1 ? (terms[0] as QueryNode) : { kind: 'or', terms };
+    return or(terms);
   };
 
   const parseUnary = (field: string | null): QueryNode => {
-    if (peek()?.type === 'not') {
+    const token = peek();
+    if (token?.type === 'not') {
       index++;
-      return { kind: 'not', term: parseUnary(field) };
+      return nested(token, () => ({ kind: 'not', term: parseUnary(field) }));
     }
     return parsePrimary(field);
   };
@@ -309,7 +355,7 @@ export function parseSearchQuery(query: string): QueryNode {
       case 'lparen': {
         const inner = token.type === 'op_group' ? token.name : field;
         if (peek()?.type === 'rparen') throw syntaxError(`empty parentheses (${where(token)})`);
-        const group = parseAnd(inner, 'rparen');
+        const group = nested(token, () => parseAnd(inner, 'rparen'));
         if (peek()?.type !== 'rparen') throw syntaxError(`"(" is never closed (${where(token)})`);
         index++;
         return group;
@@ -317,11 +363,13 @@ export function parseSearchQuery(query: string): QueryNode {
       case 'lbrace': {
         // Gmail's `{a b}` is `a OR b`.
         const terms: QueryNode[] = [];
-        while (peek() !== undefined && peek()?.type !== 'rbrace') terms.push(parseUnary(field));
+        nested(token, () => {
+          while (peek() !== undefined && peek()?.type !== 'rbrace') terms.push(parseUnary(field));
+        });
         if (peek()?.type !== 'rbrace') throw syntaxError(`"{" is never closed (${where(token)})`);
         if (terms.length === 0) throw syntaxError(`empty braces (${where(token)})`);
         index++;
-        return terms.length === 1 ? (terms[0] as QueryNode) : { kind: 'or', terms };
+        return or(terms);
       }
       case 'rparen':
         throw syntaxError(`")" has no matching "(" (${where(token)})`);
@@ -338,6 +386,12 @@ export function parseSearchQuery(query: string): QueryNode {
 
   const root = parseAnd(null, null);
   if (index < tokens.length) throw syntaxError(`")" has no matching "(" (${where(peek())})`);
+  const terms = termCount(root);
+  if (terms > MAX_QUERY_TERMS) {
+    throw syntaxError(
+      `the query has ${terms} distinct search terms; at most ${MAX_QUERY_TERMS} are allowed (a repeated term counts once)`,
+    );
+  }
   return root;
 }
 

@@ -17,6 +17,7 @@ import { type Executor, isShared, raceLost } from '../../db/database.ts';
 import { prepareInsert, prepareQuery } from '../../db/prepared.ts';
 import type { TasksTable } from '../../db/schema.ts';
 import { requireList } from '../access.ts';
+import { selectBoardMembers } from '../boards.ts';
 import { boardFields, checkFieldValues, upsertValues } from '../custom-fields.ts';
 import { invalidField, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
@@ -238,24 +239,15 @@ export function uncompleteTask(tx: Executor, userId: string, taskId: string, now
   return setCompleted(tx, userId, taskId, false, now);
 }
 
-/** A member of the board's team, or the owner of a personal board; null otherwise. */
+/** A member of the board (its team's member, or a personal board's owner) with this email; null otherwise. */
 async function findBoardMember(
   db: Executor,
   row: { team_id: string | null; owner_id: string | null },
   email: string,
 ) {
-  let query = db
-    .selectFrom('users')
-    .select(['users.id', 'users.email', 'users.display_name'])
-    .where((eb) => eb(eb.fn('lower', ['users.email']), '=', email.trim().toLowerCase()));
-  if (row.team_id !== null) {
-    const teamId = row.team_id;
-    query = query.innerJoin('team_members', (join) =>
-      join.onRef('team_members.user_id', '=', 'users.id').on('team_members.team_id', '=', teamId),
-    );
-  } else {
-    query = query.where('users.id', '=', row.owner_id ?? '');
-  }
+  const query = selectBoardMembers(db, row).where((eb) =>
+    eb(eb.fn('lower', ['users.email']), '=', email.trim().toLowerCase()),
+  );
   return (await query.executeTakeFirst()) ?? null;
 }
 
@@ -367,8 +359,9 @@ export type TaskReorder = ReorderTaskRequest;
 
 /**
  * Moves the task within its list: directly below `after_task_id` (a task of the same list), or to
- * the top or bottom. When the task already stands there nothing is written (`persisted: false`). The
- * answer says where it landed: the task now above it (null = top) and its 0-based index. Run in one
+ * the top or bottom. When the task already stands there nothing is written. The answer says where it
+ * landed: the task now above it (null = top) and its 0-based index, and `persisted: true`, as the task
+ * stands where it was asked to go (also when it already did, so a client never retries a no-op). Run in one
  * transaction, concurrent reorders are serialised by the database.
  */
 export async function reorderTask(
@@ -399,7 +392,7 @@ export async function reorderTask(
     position = await edgePosition(tx, row.list_id, 'top');
   }
   if (position === null) {
-    return { id: row.id, after_task_id: before.previousId, position_index: before.index, persisted: false };
+    return { id: row.id, after_task_id: before.previousId, position_index: before.index, persisted: true };
   }
 
   // Position is not part of any view, so no event is recorded.

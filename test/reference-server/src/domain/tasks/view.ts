@@ -307,8 +307,9 @@ export function toV1Item(task: Task): V1Item {
         }
       : null,
     completed: task.completed,
-    // A user without a display name is shown by email rather than as unassigned.
-    assignedTo: assignee ? (assignee.name ?? assignee.email ?? '') : '',
+    // v1 §2: the assignee's name, "" when there is none (a nameless assignee too); the email is only ever
+    // in assignedToEmail.
+    assignedTo: assignee?.name ?? '',
     assignedToEmail: assignee?.email ?? '',
   };
 }

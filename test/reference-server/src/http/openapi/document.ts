@@ -1,7 +1,6 @@
 // Builds the OpenAPI 3.1 document from the route catalogue and the shared zod schemas (zod 4's JSON
 // Schema output, which is the dialect OpenAPI 3.1 uses). Nothing here restates a shape by hand.
 import {
-  DEFAULT_SCOPES,
   ERROR_CODES,
   ERROR_STATUS,
   type ErrorCode,
@@ -23,6 +22,12 @@ type JsonObject = Record<string, unknown>;
 const SCHEMA_REF = '#/components/schemas/';
 const ref = (name: string) => ({ $ref: `${SCHEMA_REF}${name}` });
 const WRITE_METHODS = new Set(['POST', 'PATCH', 'DELETE']);
+/** The error answers that carry `Retry-After`. */
+const RETRY_AFTER_CODES: ReadonlySet<ErrorCode> = new Set([
+  'idempotency_in_progress',
+  'rate_limited',
+  'service_unavailable',
+]);
 
 const PARAM_DESCRIPTIONS: Record<string, string> = {
   limit: `Page size, 1–${PAGE_LIMIT_MAX} (default ${PAGE_LIMIT_DEFAULT}).`,
@@ -59,6 +64,7 @@ const ERROR_MEANINGS: Record<string, string> = {
   unsupported_media_type: 'the body is not `application/json`',
   rate_limited: 'too many requests; retry after `Retry-After`',
   internal_error: 'the server failed',
+  service_unavailable: 'the server is shutting down (draining); retry after `Retry-After`',
 };
 
 /** The error codes a route can answer: those of its kind, plus its own. */
@@ -84,6 +90,7 @@ export function errorCodesOf(route: RouteEntry): ErrorCode[] {
   }
   for (const code of route.errors ?? []) codes.add(code);
   codes.add('internal_error');
+  codes.add('service_unavailable');
   return [...codes];
 }
 
@@ -215,7 +222,7 @@ function errorResponses(route: RouteEntry): Record<string, JsonObject> {
   const responses: Record<string, JsonObject> = {};
   for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) {
     const headers: JsonObject = { 'x-request-id': REQUEST_ID_HEADER };
-    if (codes.includes('idempotency_in_progress') || codes.includes('rate_limited')) {
+    if (codes.some((code) => RETRY_AFTER_CODES.has(code))) {
       headers['Retry-After'] = header('RetryAfter');
     }
     responses[String(status)] = {
@@ -354,9 +361,9 @@ export function buildDocument(): JsonObject {
           type: 'http',
           scheme: 'bearer',
           description:
-            'A v2 API key: `Authorization: Bearer <secret>`. A key holds scopes; a key created without ' +
-            `scopes holds every scope except the opt-in ones (${OPT_IN_SCOPES.join(', ')}). All scopes: ` +
-            `${SCOPES.join(', ')}.`,
+            'A v2 API key: `Authorization: Bearer <secret>`. Every key (v2 or legacy) holds the scopes chosen ' +
+            `when it was created; one created without scopes holds every scope except the opt-in ones ` +
+            `(${OPT_IN_SCOPES.join(', ')}), which are granted only by name. All scopes: ${SCOPES.join(', ')}.`,
         },
         sessionToken: {
           type: 'apiKey',
@@ -364,8 +371,8 @@ export function buildDocument(): JsonObject {
           name: 'x-access-token',
           description:
             'A v1 session token from POST /auth/api_token (20 minutes). v1 needs it; v2 accepts it too ' +
-            `(legacy token auth), with its user’s default scopes (${DEFAULT_SCOPES.length} of ` +
-            `${SCOPES.length}: all but ${OPT_IN_SCOPES.join(', ')}).`,
+            '(legacy token auth), holding the scopes of the legacy key it was minted from (`GET /v2/api-keys` ' +
+            'lists them). v1 itself checks no scopes.',
         },
       },
     },
@@ -452,7 +459,8 @@ const INFO_DESCRIPTION = [
   '**Errors.** 400 validation_error / invalid_json / invalid_request, 401 unauthenticated, 402 subscription_required, ' +
     '403 insufficient_scope, 404 not_found, 409 idempotency_conflict / idempotency_in_progress / ' +
     'mailbox_not_connected / mailbox_reauth_required, 413 payload_too_large (1 MiB), 415 ' +
-    'unsupported_media_type, 500 internal_error. This server applies no rate limit; a client should still ' +
+    'unsupported_media_type, 500 internal_error, 503 service_unavailable (a request arriving while the ' +
+    'server shuts down; `Retry-After`). This server applies no rate limit; a client should still ' +
     'honour 429 rate_limited with `Retry-After` from a service that does. A request that cannot be read as ' +
     'HTTP is answered before any route, still in the error body with code invalid_request: 400, or 408 (not ' +
     'received in time), 417 (an `Expect` other than 100-continue) or 431 (request line and headers over ' +

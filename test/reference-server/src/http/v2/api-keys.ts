@@ -17,7 +17,7 @@ export async function apiKeyRoutes(app: FastifyInstance): Promise<void> {
 
   app.post('/api-keys', { preHandler: guard }, async (request, reply) => {
     const input = parseRequest(CreateApiKeyRequest, request.body, 'body');
-    return ok(reply, await createApiKey(app.ctx.db, principalOf(request).userId, input, app.ctx.now()));
+    return ok(reply, await createApiKey(app.ctx.db, principalOf(request), input, app.ctx.now()));
   });
 
   app.delete<{ Params: { id: string } }>('/api-keys/:id', { preHandler: guard }, async (request, reply) =>

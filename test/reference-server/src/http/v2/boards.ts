@@ -6,7 +6,13 @@ import {
 } from '@threadwork/shared/schemas';
 import type { FastifyInstance } from 'fastify';
 import { transact } from '../../db/database.ts';
-import { createSharedBoard, getBoard, listTeamBoards, renameBoard } from '../../domain/boards.ts';
+import {
+  createSharedBoard,
+  getBoard,
+  listBoardMembers,
+  listTeamBoards,
+  renameBoard,
+} from '../../domain/boards.ts';
 import { ok } from '../envelope.ts';
 import { v2Guard } from '../guards.ts';
 import { principalOf } from '../request-state.ts';
@@ -46,6 +52,17 @@ export async function boardRoutes(app: FastifyInstance): Promise<void> {
       const userId = principalOf(request).userId;
       const board = await transact(app.ctx.db, (trx) => renameBoard(trx, userId, request.params.id, name));
       return ok(reply, presentBoard(board));
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    '/boards/:id/members',
+    { preHandler: v2Guard('boards.read') },
+    async (request, reply) => {
+      const page = parseRequest(PaginationQuery, request.query, 'query');
+      const userId = principalOf(request).userId;
+      const result = await listBoardMembers(app.ctx.db, userId, request.params.id, page);
+      return ok(reply, result.items, result.pagination);
     },
   );
 }

@@ -1,0 +1,55 @@
+// What the OpenAPI document says about the routes of `api-keys.ts`: one entry per route, beside it.
+import {
+  ApiKey,
+  CreateApiKeyRequest,
+  CreatedApiKey,
+  Deleted,
+  PaginationQuery,
+} from '@threadwork/shared/schemas';
+import { id, type RouteEntry } from '../openapi/entry.ts';
+
+export const API_KEYS_ROUTES: readonly RouteEntry[] = [
+  {
+    method: 'GET',
+    path: '/v2/api-keys',
+    operationId: 'listApiKeys',
+    tag: 'API keys',
+    summary: 'List the caller’s API keys',
+    description:
+      'Never shows a secret. Every key shows the scopes it holds (a legacy key’s are those its session ' +
+      'tokens carry on v2); a legacy key shows its public `api_key`.',
+    auth: 'v2',
+    scopes: ['keys.manage'],
+    query: PaginationQuery,
+    page: ApiKey,
+  },
+  {
+    method: 'POST',
+    path: '/v2/api-keys',
+    operationId: 'createApiKey',
+    tag: 'API keys',
+    summary: 'Create an API key',
+    description:
+      'A v2 key answers its `secret`, a legacy key its `api_key` and `api_secret` (alphanumeric, for the ' +
+      'token endpoint): returned this once, stored hashed. Either kind holds the `scopes` named, or, without ' +
+      '`scopes`, every scope but the opt-in ones (email.send, drafts.delete), which are granted only by ' +
+      'name. The caller may grant only scopes it holds itself: asking for one it lacks answers 403 ' +
+      '`insufficient_scope` naming the first one lacking, and creates nothing.',
+    auth: 'v2',
+    scopes: ['keys.manage'],
+    body: CreateApiKeyRequest,
+    data: CreatedApiKey,
+  },
+  {
+    method: 'DELETE',
+    path: '/v2/api-keys/{id}',
+    operationId: 'deleteApiKey',
+    tag: 'API keys',
+    summary: 'Revoke an API key',
+    description: 'The key stops working at once, and so do the v1 session tokens minted from it.',
+    auth: 'v2',
+    scopes: ['keys.manage'],
+    pathParams: id.key,
+    data: Deleted,
+  },
+];

@@ -1,0 +1,166 @@
+// What the OpenAPI document says about the routes of `tasks.ts`: one entry per route, beside it.
+import {
+  CreateTaskRequest,
+  Deleted,
+  LinkThreadRequest,
+  LinkThreadResult,
+  ListTasksQuery,
+  MoveTaskRequest,
+  ReorderResult,
+  ReorderTaskRequest,
+  Task,
+  UpdateTaskRequest,
+} from '@threadwork/shared/schemas';
+import { GATED, id, MAILBOX, type RouteEntry, TASK_DATA } from '../openapi/entry.ts';
+
+export const TASKS_ROUTES: readonly RouteEntry[] = [
+  {
+    method: 'GET',
+    path: '/v2/tasks',
+    operationId: 'listTasks',
+    tag: 'Tasks',
+    summary: 'List the tasks of a list or a board',
+    description:
+      'Exactly one of `list_id` or `board_id`. Tasks come in list order (top first; a board lists list by ' +
+      'list). Completed tasks are listed too unless `completed=false`; archived and deleted tasks are not.',
+    auth: 'v2',
+    scopes: ['tasks.read'],
+    query: ListTasksQuery,
+    page: Task,
+    errors: GATED,
+  },
+  {
+    method: 'POST',
+    path: '/v2/tasks',
+    operationId: 'createTask',
+    tag: 'Tasks',
+    summary: 'Create a task, plain or from a mailbox thread',
+    description:
+      'Sending `thread_id` also needs the scope email.metadata.read (a 403 naming it otherwise): the task is ' +
+      'built from the thread (title defaults to its subject), the thread is linked, and `archive: true` ' +
+      'takes it out of the Inbox. Placement: `after_task_id` wins over `position`; the default is the top of ' +
+      'the list. ' +
+      TASK_DATA,
+    auth: 'v2',
+    scopes: ['tasks.write'],
+    body: CreateTaskRequest,
+    data: Task,
+    errors: [...GATED, ...MAILBOX],
+  },
+  {
+    method: 'GET',
+    path: '/v2/tasks/{id}',
+    operationId: 'getTask',
+    tag: 'Tasks',
+    summary: 'Get a task',
+    description: 'An archived task can still be read here; a deleted one is a 404.',
+    auth: 'v2',
+    scopes: ['tasks.read'],
+    pathParams: id.task,
+    data: Task,
+    errors: GATED,
+  },
+  {
+    method: 'PATCH',
+    path: '/v2/tasks/{id}',
+    operationId: 'updateTask',
+    tag: 'Tasks',
+    summary: 'Set a task’s shade or custom-field values',
+    description:
+      'Sending `custom_fields` also needs the scope customfields.write. Only the fields named change; a ' +
+      'value of `[]` or null clears that one field. Setting an AI-managed field is a 400. ' +
+      TASK_DATA,
+    auth: 'v2',
+    scopes: ['tasks.write'],
+    pathParams: id.task,
+    body: UpdateTaskRequest,
+    data: Task,
+    errors: GATED,
+  },
+  {
+    method: 'DELETE',
+    path: '/v2/tasks/{id}',
+    operationId: 'deleteTask',
+    tag: 'Tasks',
+    summary: 'Delete a task',
+    description: 'The task is gone: later reads are 404. Fires task.deleted (with the task as it was).',
+    auth: 'v2',
+    scopes: ['tasks.write'],
+    pathParams: id.task,
+    data: Deleted,
+    errors: GATED,
+  },
+  {
+    method: 'POST',
+    path: '/v2/tasks/{id}/complete',
+    operationId: 'completeTask',
+    tag: 'Tasks',
+    summary: 'Mark a task complete',
+    description: `Completing a completed task changes nothing. ${TASK_DATA}`,
+    auth: 'v2',
+    scopes: ['tasks.write'],
+    pathParams: id.task,
+    data: Task,
+    errors: GATED,
+  },
+  {
+    method: 'POST',
+    path: '/v2/tasks/{id}/move',
+    operationId: 'moveTask',
+    tag: 'Tasks',
+    summary: 'Move a task to another list',
+    description:
+      'A move to the list the task is already on is a no-op. Placement as on create (default top). The ' +
+      `destination must be a list the caller may see (404 otherwise). ${TASK_DATA}`,
+    auth: 'v2',
+    scopes: ['tasks.write'],
+    pathParams: id.task,
+    body: MoveTaskRequest,
+    data: Task,
+    errors: GATED,
+  },
+  {
+    method: 'POST',
+    path: '/v2/tasks/{id}/reorder',
+    operationId: 'reorderTask',
+    tag: 'Tasks',
+    summary: 'Move a task within its list',
+    description:
+      'The anchor `after_task_id` wins over `position`. The answer reports where the task actually landed. ' +
+      '`persisted` is true whenever the task stands where it was asked to go afterwards, including when it ' +
+      'already stood there (nothing is written then); false would mean it does not, so re-read and retry.',
+    auth: 'v2',
+    scopes: ['tasks.write'],
+    pathParams: id.task,
+    body: ReorderTaskRequest,
+    data: ReorderResult,
+    errors: GATED,
+  },
+  {
+    method: 'POST',
+    path: '/v2/tasks/{id}/threads',
+    operationId: 'linkThread',
+    tag: 'Tasks',
+    summary: 'Link a mailbox thread to a task',
+    description: 'Linking a thread already on the task is a no-op. The answer lists every linked thread id.',
+    auth: 'v2',
+    scopes: ['tasks.write', 'email.metadata.read'],
+    pathParams: id.task,
+    body: LinkThreadRequest,
+    data: LinkThreadResult,
+    errors: [...GATED, ...MAILBOX],
+  },
+  {
+    method: 'POST',
+    path: '/v2/tasks/{id}/archive',
+    operationId: 'archiveTask',
+    tag: 'Tasks',
+    summary: 'Archive a task',
+    description: `An archived task leaves its list's listing but can still be read by id. ${TASK_DATA}`,
+    auth: 'v2',
+    scopes: ['tasks.write'],
+    pathParams: id.task,
+    data: Task,
+    errors: GATED,
+  },
+];

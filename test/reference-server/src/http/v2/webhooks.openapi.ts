@@ -1,0 +1,133 @@
+// What the OpenAPI document says about the routes of `webhooks.ts`: one entry per route, beside it.
+import {
+  CreatedWebhookSubscription,
+  CreateWebhookRequest,
+  Deleted,
+  ListDeliveriesQuery,
+  PaginationQuery,
+  RotatedSecret,
+  UpdateWebhookRequest,
+  WebhookDelivery,
+  WebhookSubscription,
+} from '@threadwork/shared/schemas';
+import { id, type RouteEntry } from '../openapi/entry.ts';
+
+export const WEBHOOKS_ROUTES: readonly RouteEntry[] = [
+  {
+    method: 'POST',
+    path: '/v2/webhooks/subscriptions',
+    operationId: 'createWebhook',
+    tag: 'Webhooks',
+    summary: 'Subscribe a URL to events',
+    description:
+      'The signing `secret` is answered this once. Deliveries are POSTs signed in `x-service-signature` ' +
+      '(`t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, one `v1=` per active secret) with ' +
+      '`x-service-event-id` and `x-service-delivery-id`; retried immediately, after 5 s, 5 min, 30 min, 2 h, ' +
+      '5 h, 10 h and 10 h (±10 %), 15 s time-out each. A 410 answer disables the subscription, and so do ' +
+      'five days of nothing but failures. `target_url` must be HTTPS unless the server runs with ' +
+      '`--allow-insecure-webhooks` (then loopback http is accepted).',
+    auth: 'v2',
+    scopes: ['webhooks.manage'],
+    body: CreateWebhookRequest,
+    data: CreatedWebhookSubscription,
+  },
+  {
+    method: 'GET',
+    path: '/v2/webhooks/subscriptions',
+    operationId: 'listWebhooks',
+    tag: 'Webhooks',
+    summary: 'List the caller’s webhook subscriptions',
+    auth: 'v2',
+    scopes: ['webhooks.manage'],
+    query: PaginationQuery,
+    page: WebhookSubscription,
+  },
+  {
+    method: 'GET',
+    path: '/v2/webhooks/subscriptions/{id}',
+    operationId: 'getWebhook',
+    tag: 'Webhooks',
+    summary: 'Get a webhook subscription',
+    auth: 'v2',
+    scopes: ['webhooks.manage'],
+    pathParams: id.webhook,
+    data: WebhookSubscription,
+  },
+  {
+    method: 'PATCH',
+    path: '/v2/webhooks/subscriptions/{id}',
+    operationId: 'updateWebhook',
+    tag: 'Webhooks',
+    summary: 'Update a webhook subscription',
+    description:
+      '`status: disabled` pauses delivery (events are still recorded, as suppressed deliveries); ' +
+      '`status: active` resumes it and clears the failure streak. `filters: null` clears the filters.',
+    auth: 'v2',
+    scopes: ['webhooks.manage'],
+    pathParams: id.webhook,
+    body: UpdateWebhookRequest,
+    data: WebhookSubscription,
+  },
+  {
+    method: 'DELETE',
+    path: '/v2/webhooks/subscriptions/{id}',
+    operationId: 'deleteWebhook',
+    tag: 'Webhooks',
+    summary: 'Delete a webhook subscription',
+    description: 'Deliveries still owed to it are marked failed and stay in the log.',
+    auth: 'v2',
+    scopes: ['webhooks.manage'],
+    pathParams: id.webhook,
+    data: Deleted,
+  },
+  {
+    method: 'POST',
+    path: '/v2/webhooks/subscriptions/{id}/test',
+    operationId: 'testWebhook',
+    tag: 'Webhooks',
+    summary: 'Send a webhook.test event to this subscription alone',
+    description: 'Answers the queued delivery.',
+    auth: 'v2',
+    scopes: ['webhooks.manage'],
+    pathParams: id.webhook,
+    data: WebhookDelivery,
+  },
+  {
+    method: 'POST',
+    path: '/v2/webhooks/subscriptions/{id}/rotate-secret',
+    operationId: 'rotateWebhookSecret',
+    tag: 'Webhooks',
+    summary: 'Rotate the signing secret',
+    description:
+      'Answers the new secret once. The previous secret keeps signing (a second `v1=`) for 24 hours.',
+    auth: 'v2',
+    scopes: ['webhooks.manage'],
+    pathParams: id.webhook,
+    data: RotatedSecret,
+  },
+  {
+    method: 'GET',
+    path: '/v2/webhooks/subscriptions/{id}/deliveries',
+    operationId: 'listWebhookDeliveries',
+    tag: 'Webhooks',
+    summary: 'The delivery log of a subscription, newest first',
+    description: 'Each delivery carries its attempts: outcome, the receiver’s status code, duration, error.',
+    auth: 'v2',
+    scopes: ['webhooks.manage'],
+    pathParams: id.webhook,
+    query: ListDeliveriesQuery,
+    page: WebhookDelivery,
+  },
+  {
+    method: 'POST',
+    path: '/v2/webhooks/deliveries/{id}/replay',
+    operationId: 'replayWebhookDelivery',
+    tag: 'Webhooks',
+    summary: 'Deliver an event again',
+    description: 'A new delivery of the same event (the same body) to the same subscription, due now.',
+    auth: 'v2',
+    scopes: ['webhooks.manage'],
+    pathParams: id.delivery,
+    data: WebhookDelivery,
+  },
+];
