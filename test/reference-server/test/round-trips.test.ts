@@ -3,22 +3,15 @@
 // answer. Counted by the database layer (`statementCount`), on whichever database the project runs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statementCount } from '../src/db/database.ts';
-import { type RunningServer, startServer } from '../src/index.ts';
-import { freshDatabase, onPostgres } from './helpers/database.ts';
-import { fixtureSeed } from './helpers/fixtures.ts';
-import { clientOf, offlineResolver, readAnswer, type TestServer } from './helpers/server.ts';
+import type { RunningServer } from '../src/index.ts';
+import { onPostgres } from './helpers/database.ts';
+import { readAnswer, startRunningTestServer, type TestServer } from './helpers/server.ts';
 
 let running: RunningServer;
 let server: TestServer;
 
 beforeAll(async () => {
-  running = await startServer({
-    port: 0,
-    ...(await freshDatabase()),
-    seed: fixtureSeed,
-    resolveHost: offlineResolver,
-  });
-  server = clientOf(running.origin, () => running.close());
+  ({ running, server } = await startRunningTestServer());
 });
 afterAll(() => server.close());
 

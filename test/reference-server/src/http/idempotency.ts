@@ -263,22 +263,19 @@ export function installIdempotencyStore(app: FastifyInstance): void {
         .where('key', '=', held.key)
         .where('status_code', '=', RUNNING)
         .execute();
+    const answer = [
+      held.credential,
+      held.key,
+      held.fingerprint,
+      reply.statusCode,
+      typeof payload === 'string' ? payload : '',
+      held.createdAt,
+      held.expiresAt,
+    ] as const;
     if (deferred !== undefined && deferred.open !== undefined && answered) {
       // The answer, in the change's own transaction: both commit, or neither (and the answer is a 500).
       try {
-        await finishDeferred(
-          deferred,
-          storeAnswerQuery(
-            db,
-            held.credential,
-            held.key,
-            held.fingerprint,
-            reply.statusCode,
-            payload,
-            held.createdAt,
-            held.expiresAt,
-          ).compile(),
-        );
+        await finishDeferred(deferred, storeAnswerQuery(db, ...answer).compile());
       } catch (error) {
         await release();
         throw error;
@@ -293,18 +290,7 @@ export function installIdempotencyStore(app: FastifyInstance): void {
     }
     try {
       // A 5xx (or a body that is not JSON text) writes nothing, so that a retry runs.
-      if (reply.statusCode < 500 && typeof payload === 'string') {
-        await storeAnswer.executeWrite(
-          db,
-          held.credential,
-          held.key,
-          held.fingerprint,
-          reply.statusCode,
-          payload,
-          held.createdAt,
-          held.expiresAt,
-        );
-      }
+      if (answered) await storeAnswer.executeWrite(db, ...answer);
     } finally {
       // Only once the answer is readable: a duplicate arriving now replays it instead of running.
       inFlightOf(db).delete(slotOf(held.credential, held.key));

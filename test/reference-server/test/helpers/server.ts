@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ThreadworkClient, ThreadworkError } from '@threadwork/shared';
-import { type HostResolver, type ServerOptions, startServer } from '../../src/index.ts';
+import { type HostResolver, type RunningServer, type ServerOptions, startServer } from '../../src/index.ts';
 import { freshDatabase, spawnDatabaseEnv } from './database.ts';
 import { fixtureSeed, SECRETS } from './fixtures.ts';
 
@@ -53,14 +53,21 @@ export const offlineResolver: HostResolver = async (hostname) => {
  * the fixture seed by default.
  */
 export async function startTestServer(options: ServerOptions = {}): Promise<TestServer> {
-  const server = await startServer({
+  return (await startRunningTestServer(options)).server;
+}
+
+/** `startTestServer`, with the running server itself too (its database: `running.app.ctx.db`). */
+export async function startRunningTestServer(
+  options: ServerOptions = {},
+): Promise<{ running: RunningServer; server: TestServer }> {
+  const running = await startServer({
     port: 0,
     ...(await freshDatabase(options.db)),
     seed: fixtureSeed,
     resolveHost: offlineResolver,
     ...options,
   });
-  return clientOf(server.origin, () => server.close());
+  return { running, server: clientOf(running.origin, () => running.close()) };
 }
 
 /** The TestServer face of a server at `origin` (one started elsewhere, e.g. by spawnServer). */

@@ -3,22 +3,14 @@
 // key runs the request again (once). Storing is made to fail by a trigger on the answers' table.
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../../src/index.ts';
-import { freshDatabase } from '../helpers/database.ts';
-import { fixtureSeed } from '../helpers/fixtures.ts';
-import { clientOf, offlineResolver, readAnswer, type TestServer } from '../helpers/server.ts';
+import type { RunningServer } from '../../src/index.ts';
+import { clientOf, offlineResolver, readAnswer, readAnswer, startRunningTestServer, type TestServer, type TestServer } from '../helpers/server.ts';
 
 let running: RunningServer;
 let server: TestServer;
 
 beforeAll(async () => {
-  running = await startServer({
-    port: 0,
-    ...(await freshDatabase()),
-    seed: fixtureSeed,
-    resolveHost: offlineResolver,
-  });
-  server = clientOf(running.origin, () => running.close());
+  ({ running, server } = await startRunningTestServer());
   const { db } = running.app.ctx;
   await sql`create function refuse_answer() returns trigger language plpgsql as $$
     begin raise exception 'answers under this key cannot be stored'; end $$`.execute(db);
