@@ -4,7 +4,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/index.ts';
-import { clientOf, offlineResolver, readAnswer, readAnswer, startRunningTestServer, type TestServer, type TestServer } from '../helpers/server.ts';
+import { readAnswer, startRunningTestServer, type TestServer } from '../helpers/server.ts';
 
 let running: RunningServer;
 let server: TestServer;
