@@ -80,6 +80,13 @@ export function clientOf(origin: string, close: () => Promise<void>): TestServer
   };
 }
 
+/**
+ * How long a spawned server may take to print `ready`: about a second on a quiet machine, but the
+ * whole suite on PostgreSQL (migrations per database, several processes per test) on two busy cores
+ * has taken over ten.
+ */
+const READY_WITHIN_MS = 20_000;
+
 export interface SpawnedServer {
   origin: string;
   process: ChildProcess;
@@ -108,8 +115,8 @@ export async function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}): 
     let stdout = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`server not ready within 10 s; stderr:\n${stderr}`));
-    }, 10_000);
+      reject(new Error(`server not ready within ${READY_WITHIN_MS / 1000} s; stderr:\n${stderr}`));
+    }, READY_WITHIN_MS);
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
       const line = stdout.split('\n').find((candidate) => candidate.startsWith('ready '));
