@@ -1,8 +1,10 @@
 import type { ApiKey, CreatedApiKey, Me } from '@threadwork/shared/schemas';
 import { useEffect, useState } from 'preact/hooks';
-import type { Send } from '../lib/messaging.ts';
+import { ExtensionError, type Send } from '../lib/messaging.ts';
 import type { SettingsView } from '../lib/protocol.ts';
+import { groupScopes } from '../lib/scopes.ts';
 import { ErrorArea } from './ErrorArea.tsx';
+import { ShortcutInfo } from './ShortcutHint.tsx';
 
 export interface SettingsProps {
   send: Send;
@@ -11,6 +13,8 @@ export interface SettingsProps {
    * user's click there); inside the mailbox there is none, and the background reports a missing permission.
    */
   requestHostPermission?: ((origin: string) => Promise<boolean>) | undefined;
+  /** Told after each save (the options page hides its first-run welcome once the extension is set up). */
+  onSaved?: ((settings: SettingsView) => void) | undefined;
 }
 
 interface Form {
@@ -24,7 +28,7 @@ interface Form {
 const EMPTY: Form = { origin: '', email: '', apiKey: '', apiSecret: '', keyName: '' };
 
 /** The settings, in the options page and in the mailbox panel alike: connection, and the API tab. */
-export function Settings({ send, requestHostPermission }: SettingsProps) {
+export function Settings({ send, requestHostPermission, onSaved }: SettingsProps) {
   const [tab, setTab] = useState<'connection' | 'api'>('connection');
   return (
     <div class="tw-settings">
@@ -41,16 +45,18 @@ export function Settings({ send, requestHostPermission }: SettingsProps) {
           API keys
         </button>
       </div>
-      {tab === 'connection' ? (
-        <Connection send={send} requestHostPermission={requestHostPermission} />
-      ) : (
-        <ApiKeys send={send} />
-      )}
+      <div role="tabpanel" aria-label={tab === 'connection' ? 'Connection' : 'API keys'}>
+        {tab === 'connection' ? (
+          <Connection send={send} requestHostPermission={requestHostPermission} onSaved={onSaved} />
+        ) : (
+          <ApiKeys send={send} />
+        )}
+      </div>
     </div>
   );
 }
 
-function Connection({ send, requestHostPermission }: SettingsProps) {
+function Connection({ send, requestHostPermission, onSaved }: SettingsProps) {
   const [form, setForm] = useState<Form>(EMPTY);
   const [view, setView] = useState<SettingsView | null>(null);
   const [saved, setSaved] = useState(false);
@@ -74,8 +80,10 @@ function Connection({ send, requestHostPermission }: SettingsProps) {
   const field = (name: keyof Form) => ({
     value: form[name],
     onInput: (event: { currentTarget: HTMLInputElement }) => {
+      // Read now: the updater runs after the event, when `currentTarget` is gone.
+      const value = event.currentTarget.value;
       setSaved(false);
-      setForm((previous) => ({ ...previous, [name]: event.currentTarget.value }));
+      setForm((previous) => ({ ...previous, [name]: value }));
     },
   });
 
@@ -85,15 +93,12 @@ function Connection({ send, requestHostPermission }: SettingsProps) {
     setSaved(false);
     setMe(null);
     try {
-      if (requestHostPermission !== undefined && URL.canParse(form.origin.trim())) {
-        const granted = await requestHostPermission(form.origin.trim());
-        if (!granted)
-          throw new Error(`Access to ${form.origin.trim()} was not allowed, so Threadwork cannot reach it.`);
-      }
+      await allowOrigin();
       const next = await send({ type: 'settings.save', settings: form });
       setView(next);
       setForm((previous) => ({ ...previous, origin: next.origin, apiSecret: '' }));
       setSaved(true);
+      onSaved?.(next);
     } catch (failure) {
       setError(failure);
     } finally {
@@ -101,12 +106,22 @@ function Connection({ send, requestHostPermission }: SettingsProps) {
     }
   };
 
+  /** Grants the form's origin where the page can ask (the options page, on this click). */
+  const allowOrigin = async () => {
+    const origin = form.origin.trim();
+    if (requestHostPermission === undefined || !URL.canParse(origin)) return;
+    if (!(await requestHostPermission(origin)))
+      throw new Error(`Access to ${new URL(origin).origin} was not allowed, so Threadwork cannot reach it.`);
+  };
+
+  // The values in the form, saved or not: what the user sees is what is tested.
   const test = async () => {
     setBusy(true);
     setError(null);
     setMe(null);
     try {
-      setMe(await send({ type: 'me.get' }));
+      await allowOrigin();
+      setMe(await send({ type: 'settings.test', settings: form }));
     } catch (failure) {
       setError(failure);
     } finally {
@@ -183,26 +198,60 @@ function Connection({ send, requestHostPermission }: SettingsProps) {
         </div>
       )}
       <ErrorArea error={error} testId="threadwork-settings-error" />
+      <ShortcutInfo send={send} />
     </form>
   );
 }
 
+/**
+ * A new key may hold only scopes the extension's own key holds: the service's 403 `insufficient_scope` on
+ * creating one means that, not a missing permission of the user (the generic advice would send them here).
+ */
+function grantRefusal(failure: unknown): ExtensionError | undefined {
+  if (!(failure instanceof ExtensionError) || failure.kind !== 'scope') return undefined;
+  return new ExtensionError({
+    kind: 'invalid',
+    message: `${failure.message}. The key Threadwork signs in with does not hold that scope, so it cannot give it to a new key: leave it out, or create this key in the service's own API keys page.`,
+  });
+}
+
+/** A key's scopes in a line: "every default scope" when it has exactly those, else their names. */
+function scopeSummary(held: readonly string[], offered: readonly string[], optIn: readonly string[]): string {
+  const defaults = offered.filter((scope) => !optIn.includes(scope));
+  const isDefault = held.length === defaults.length && defaults.every((scope) => held.includes(scope));
+  if (isDefault) return 'Scopes: every default scope';
+  if (held.length === 0) return 'Scopes: none';
+  return `Scopes: ${held.join(', ')}`;
+}
+
+/** Names each key type for what uses it: the extension and Zapier sign in with a key + secret. */
+const KEY_TYPE_LABELS = {
+  legacy: 'Key + secret, for this extension and Zapier',
+  v2: 'v2 key, for scripts calling the v2 API',
+} as const;
+
 function ApiKeys({ send }: { send: Send }) {
   const [keys, setKeys] = useState<ApiKey[] | null>(null);
   const [scopes, setScopes] = useState<string[]>([]);
+  const [optIn, setOptIn] = useState<string[]>([]);
+  const [selfId, setSelfId] = useState<string | null>(null);
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [name, setName] = useState('');
-  const [type, setType] = useState<'v2' | 'legacy'>('v2');
+  // The extension (and Zapier) sign in with a key + secret: the kind a user of this tab most often needs.
+  const [type, setType] = useState<'v2' | 'legacy'>('legacy');
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
+  const [signedOut, setSignedOut] = useState(false);
   const [copied, setCopied] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
 
   const load = () =>
-    send({ type: 'keys.list' }).then(({ keys: found, scopes: all }) => {
-      setKeys(found);
-      setScopes(all);
+    send({ type: 'keys.list' }).then((found) => {
+      setKeys(found.keys);
+      setScopes(found.scopes);
+      setOptIn(found.opt_in);
+      setSelfId(found.self_id);
     }, setError);
 
   useEffect(() => {
@@ -217,17 +266,13 @@ function ApiKeys({ send }: { send: Send }) {
     try {
       const key = await send({
         type: 'keys.create',
-        key: {
-          name,
-          type,
-          ...(type === 'v2' && chosen.size > 0 ? { scopes: [...chosen] as never } : {}),
-        },
+        key: { name, type, ...(chosen.size > 0 ? { scopes: [...chosen] as never } : {}) },
       });
       setCreated(key);
       setName('');
       await load();
     } catch (failure) {
-      setError(failure);
+      setError(grantRefusal(failure) ?? failure);
     } finally {
       setBusy(false);
     }
@@ -241,8 +286,14 @@ function ApiKeys({ send }: { send: Send }) {
     setConfirming(null);
     setError(null);
     try {
-      await send({ type: 'keys.revoke', key_id: id });
+      const { signed_out } = await send({ type: 'keys.revoke', key_id: id });
       if (created?.id === id) setCreated(null);
+      if (signed_out) {
+        // The extension's own key is gone: nothing more can be listed until another key is entered.
+        setSignedOut(true);
+        setKeys(null);
+        return;
+      }
       await load();
     } catch (failure) {
       setError(failure);
@@ -251,86 +302,124 @@ function ApiKeys({ send }: { send: Send }) {
 
   const secret = created?.secret ?? created?.api_secret;
 
+  if (signedOut) {
+    return (
+      <div class="tw-form">
+        <div class="tw-ok" role="status" data-testid="threadwork-signed-out">
+          The key was revoked and Threadwork is signed out. Enter another key + secret in the Connection tab.
+        </div>
+      </div>
+    );
+  }
+
   return (
     <div class="tw-form">
-      <ul class="tw-keys" data-testid="threadwork-keys">
+      <ul class="tw-keys" data-testid="threadwork-keys" aria-label="Your API keys">
         {keys === null && <li class="tw-muted">Loading…</li>}
         {keys?.length === 0 && <li class="tw-muted">No keys yet.</li>}
-        {(keys ?? []).map((key) => (
-          <li key={key.id} data-testid="threadwork-key" data-key-id={key.id}>
-            <span>
-              <strong>{key.name}</strong>{' '}
-              <span class="tw-muted">({key.type === 'legacy' ? 'key + secret' : 'v2'})</span>
-              {key.api_key != null && <code> {key.api_key}</code>}
-            </span>
-            <span class="tw-actions">
-              <button
-                type="button"
-                class={confirming === key.id ? 'tw-danger' : ''}
-                data-testid="threadwork-key-revoke"
-                onClick={() => void revoke(key.id)}
-              >
-                {confirming === key.id ? 'Confirm revoke' : 'Revoke'}
-              </button>
-              {confirming === key.id && (
-                <button type="button" onClick={() => setConfirming(null)}>
-                  Cancel
-                </button>
+        {(keys ?? []).map((key) => {
+          const self = key.id === selfId;
+          const asking = confirming === key.id;
+          return (
+            <li key={key.id} data-testid="threadwork-key" data-key-id={key.id}>
+              <div class="tw-key-line">
+                <span class="tw-key-name">
+                  <strong>{key.name}</strong>{' '}
+                  <span class="tw-muted">({key.type === 'legacy' ? 'key + secret' : 'v2'})</span>
+                  {key.api_key != null && <code> {key.api_key}</code>}
+                  {self && (
+                    <span class="tw-badge" data-testid="threadwork-key-self">
+                      Used by this extension
+                    </span>
+                  )}
+                </span>
+                <span class="tw-actions">
+                  <button
+                    type="button"
+                    class={asking ? 'tw-danger' : ''}
+                    data-testid="threadwork-key-revoke"
+                    aria-label={asking ? undefined : `Revoke ${key.name}`}
+                    onClick={() => void revoke(key.id)}
+                  >
+                    {asking ? (self ? 'Revoke and sign out' : 'Confirm revoke') : 'Revoke'}
+                  </button>
+                  {asking && (
+                    <button type="button" onClick={() => setConfirming(null)}>
+                      Cancel
+                    </button>
+                  )}
+                </span>
+              </div>
+              <div class="tw-muted tw-key-scopes">{scopeSummary(key.scopes, scopes, optIn)}</div>
+              {asking && self && (
+                <p class="tw-warning" role="alert" data-testid="threadwork-key-self-warning">
+                  This is the key Threadwork signs in with. Revoking it signs the extension out: it stops
+                  working until you enter another key + secret in the Connection tab.
+                </p>
               )}
-            </span>
-          </li>
-        ))}
+            </li>
+          );
+        })}
       </ul>
       <form
         class="tw-form"
+        aria-label="Create a key"
         onSubmit={(event) => {
           event.preventDefault();
           void create();
         }}
       >
-        <div class="tw-row">
-          <label>
-            Name
-            <input
-              data-testid="threadwork-key-name"
-              value={name}
-              required
-              onInput={(event) => setName(event.currentTarget.value)}
-            />
-          </label>
-          <label>
-            Type
-            <select
-              data-testid="threadwork-key-type"
-              value={type}
-              onChange={(event) => setType(event.currentTarget.value === 'legacy' ? 'legacy' : 'v2')}
-            >
-              <option value="v2">v2 key (scoped)</option>
-              <option value="legacy">Key + secret (legacy, for Zapier)</option>
-            </select>
-          </label>
-        </div>
-        {type === 'v2' && (
-          <fieldset class="tw-scopes">
-            <legend>Scopes (none chosen: every default scope)</legend>
-            {scopes.map((scope) => (
-              <label key={scope} class="tw-check">
-                <input
-                  type="checkbox"
-                  value={scope}
-                  checked={chosen.has(scope)}
-                  onChange={(event) => {
-                    const next = new Set(chosen);
-                    if (event.currentTarget.checked) next.add(scope);
-                    else next.delete(scope);
-                    setChosen(next);
-                  }}
-                />
-                {scope}
-              </label>
-            ))}
-          </fieldset>
-        )}
+        <label>
+          Name
+          <input
+            data-testid="threadwork-key-name"
+            value={name}
+            required
+            onInput={(event) => setName(event.currentTarget.value)}
+          />
+        </label>
+        <label>
+          Type
+          <select
+            data-testid="threadwork-key-type"
+            value={type}
+            onChange={(event) => setType(event.currentTarget.value === 'v2' ? 'v2' : 'legacy')}
+          >
+            <option value="legacy">{KEY_TYPE_LABELS.legacy}</option>
+            <option value="v2">{KEY_TYPE_LABELS.v2}</option>
+          </select>
+        </label>
+        <fieldset class="tw-scopes">
+          <legend>Scopes: none chosen gives every scope except the opt-in ones</legend>
+          {groupScopes(scopes).map((group) => (
+            <fieldset key={group.name} class="tw-scope-group">
+              <legend>{group.name}</legend>
+              {group.scopes.map(({ scope, label }) => (
+                <label key={scope} class="tw-check">
+                  <input
+                    type="checkbox"
+                    value={scope}
+                    checked={chosen.has(scope)}
+                    onChange={(event) => {
+                      const next = new Set(chosen);
+                      if (event.currentTarget.checked) next.add(scope);
+                      else next.delete(scope);
+                      setChosen(next);
+                    }}
+                  />
+                  <span>
+                    {label} <code class="tw-muted">{scope}</code>
+                    {optIn.includes(scope) && (
+                      <span class="tw-badge tw-optin" title="Only when chosen by name">
+                        opt-in
+                      </span>
+                    )}
+                  </span>
+                </label>
+              ))}
+            </fieldset>
+          ))}
+        </fieldset>
         <button
           type="submit"
           class="tw-primary"

@@ -55,14 +55,29 @@ export const ERROR_ADVICE: Record<ErrorKind, string> = {
   bad_credentials: 'Your email, API key or secret was refused. Check them in the settings.',
   subscription: 'This team has no paid subscription. Renew it in the service, or choose another team.',
   mailbox: 'Your mailbox needs to be reconnected in the service before tasks can be made from threads.',
-  unreachable: 'The service could not be reached. Check your connection or the service URL, then try again.',
+  unreachable: 'The service could not be reached. Check your connection or the service URL, then retry.',
   scope: 'Your API key lacks a permission this needs. Create a key with that scope in the API tab.',
   not_found: 'That item no longer exists, or you may not see it.',
   invalid: 'The service refused the request.',
   unknown: 'Something went wrong.',
 };
 
-/** Whether the error's advice should offer a link to the settings. */
+/**
+ * The kind of a failure. Checked by shape, not `instanceof`: the panel's chunk and the mailbox script (whose
+ * `send` raised it) each bundle their own copy of `ExtensionError`.
+ */
+export function errorKind(error: unknown): ErrorKind {
+  const kind = (error as { kind?: unknown } | null)?.kind;
+  return typeof kind === 'string' && Object.hasOwn(ERROR_ADVICE, kind) ? (kind as ErrorKind) : 'unknown';
+}
+
+/** Whether the settings can fix it, so the error offers a link there (a wrong service URL reads as unreachable). */
 export function wantsSettings(kind: ErrorKind): boolean {
-  return kind === 'not_configured' || kind === 'permission' || kind === 'bad_credentials' || kind === 'scope';
+  return (
+    kind === 'not_configured' ||
+    kind === 'permission' ||
+    kind === 'bad_credentials' ||
+    kind === 'scope' ||
+    kind === 'unreachable'
+  );
 }

@@ -9,6 +9,7 @@
 import {
   ApiKey,
   Board,
+  BoardMember,
   CreateApiKeyRequest,
   CreatedApiKey,
   CreateTaskRequest,
@@ -62,20 +63,38 @@ export const LinkedTaskView = z.object({
 });
 export type LinkedTaskView = z.infer<typeof LinkedTaskView>;
 
+/** A task found by title for "add this thread to an existing task". */
+export const FoundTaskView = z.object({
+  id: z.string(),
+  title: z.string(),
+  board_name: z.string().nullable(),
+  list_name: z.string().nullable(),
+});
+export type FoundTaskView = z.infer<typeof FoundTaskView>;
+
 export const Request = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('settings.get') }),
   z.strictObject({ type: z.literal('settings.save'), settings: SettingsInput }),
   z.strictObject({ type: z.literal('me.get') }),
+  /** "Test connection": signs in with the form's values (an empty secret: the stored one), saving nothing. */
+  z.strictObject({ type: z.literal('settings.test'), settings: SettingsInput }),
+  z.strictObject({ type: z.literal('shortcut.get') }),
+  z.strictObject({ type: z.literal('shortcut.configure') }),
   z.strictObject({ type: z.literal('teams.list') }),
   z.strictObject({ type: z.literal('boards.list'), team_id: Id }),
   z.strictObject({ type: z.literal('lists.list'), board_id: Id }),
+  z.strictObject({ type: z.literal('members.list'), board_id: Id }),
   z.strictObject({ type: z.literal('thread.linkedTasks'), thread_id: HexId }),
   z.strictObject({
     type: z.literal('task.create'),
     task: CreateTaskRequest,
     choice: Choice,
     idempotency_key: z.string().min(8).max(255),
+    /** A board member to assign the new task to (v1 assign: v2 has no assignment). */
+    assignee_email: z.string().min(1).optional(),
   }),
+  z.strictObject({ type: z.literal('tasks.search'), team_id: Id, query: z.string().trim().min(1).max(200) }),
+  z.strictObject({ type: z.literal('task.linkThread'), task_id: Id, thread_id: HexId }),
   z.strictObject({ type: z.literal('task.complete'), task_id: Id }),
   z.strictObject({ type: z.literal('task.open'), task_id: Id }),
   z.strictObject({ type: z.literal('options.open') }),
@@ -92,17 +111,33 @@ export const Responses = {
   'settings.get': z.object({ settings: SettingsView, choice: Choice.nullable() }),
   'settings.save': SettingsView,
   'me.get': Me,
+  'settings.test': Me,
+  /** The shortcut as the browser has it now (null: unset), and where the user sets it. */
+  'shortcut.get': z.object({ shortcut: z.string().nullable(), where: z.string() }),
+  /** Whether the browser's shortcut page could be opened (else the UI names the place). */
+  'shortcut.configure': z.object({ opened: z.boolean() }),
   'teams.list': z.array(Team),
   'boards.list': z.array(Board),
   'lists.list': z.array(List),
+  'members.list': z.array(BoardMember),
   'thread.linkedTasks': z.array(LinkedTaskView),
   'task.create': Task,
+  'tasks.search': z.array(FoundTaskView),
+  'task.linkThread': z.object({ id: z.string(), thread_ids: z.array(z.string()) }),
   'task.complete': Task,
   'task.open': z.object({ url: z.string() }),
   'options.open': z.object({ opened: z.literal(true) }),
-  'keys.list': z.object({ keys: z.array(ApiKey), scopes: z.array(z.enum(SCOPES)) }),
+  /** `self_id`: the key this extension signs in with, when it is listed. */
+  'keys.list': z.object({
+    keys: z.array(ApiKey),
+    scopes: z.array(z.enum(SCOPES)),
+    /** Scopes a key gets only when they are chosen by name. */
+    opt_in: z.array(z.enum(SCOPES)),
+    self_id: z.string().nullable(),
+  }),
   'keys.create': CreatedApiKey,
-  'keys.revoke': z.object({ id: z.string() }),
+  /** `signed_out`: the key was the extension's own, so its stored secret and session are gone. */
+  'keys.revoke': z.object({ id: z.string(), signed_out: z.boolean() }),
 } satisfies Record<RequestType, z.ZodType>;
 export type ResponseOf<T extends RequestType> = z.output<(typeof Responses)[T]>;
 

@@ -68,16 +68,20 @@ export function toView(credentials: Credentials | null): SettingsView {
   };
 }
 
-/** Saves the form; an empty secret keeps the stored one. A change of credentials drops the session token. */
-export async function saveCredentials(input: SettingsInput): Promise<Credentials> {
-  const previous = await credentialsItem.getValue();
-  const next: Credentials = {
+/** The credentials a form names; an empty secret means the stored one. */
+export function credentialsFromInput(input: SettingsInput, previous: Credentials | null): Credentials {
+  return {
     origin: normalizeOrigin(input.origin),
     email: input.email.trim(),
     apiKey: input.apiKey.trim(),
     apiSecret: input.apiSecret !== '' ? input.apiSecret : (previous?.apiSecret ?? ''),
     keyName: input.keyName.trim(),
   };
+}
+
+/** Saves the form; an empty secret keeps the stored one. A change of credentials drops the session token. */
+export async function saveCredentials(input: SettingsInput): Promise<Credentials> {
+  const next = credentialsFromInput(input, await credentialsItem.getValue());
   await credentialsItem.setValue(next);
   await sessionTokenItem.setValue(null);
   return next;

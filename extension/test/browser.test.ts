@@ -3,19 +3,20 @@
  * The built extension in a real Chromium: the mailbox page served at its real URL, the reference server
  * live on loopback. Screenshots go to test/screenshots/ (not committed) for a look at the UI.
  */
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ThreadworkClient } from '@threadwork/shared';
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ThreadworkClient } from '@threadwork/shared';
+import { describe, expect, it } from 'vitest';
 import {
   BROWSER_TESTS,
-  buildTestExtension,
+  configure as configureIn,
   type LoadedBrowser,
   launchWithExtension,
   MAILBOX_URL,
+  openPanel as openPanelIn,
+  openThread,
 } from './helpers/browser.ts';
-import { type RunningServer, SEED, startServer } from './helpers/server.ts';
+import { liveSuite, SHOTS } from './helpers/live.ts';
+import { type RunningServer, SEED } from './helpers/server.ts';
 
 /** The two calls of `chrome.tabs` the shortcut test makes inside the service worker. */
 interface TabsApi {
@@ -23,53 +24,16 @@ interface TabsApi {
   sendMessage(tabId: number, message: unknown): Promise<unknown>;
 }
 
-const SHOTS = join(import.meta.dirname, 'screenshots');
 let browser: LoadedBrowser;
 let server: RunningServer;
 let api: ThreadworkClient;
-
-beforeAll(async () => {
-  if (!BROWSER_TESTS) return;
-  mkdirSync(SHOTS, { recursive: true });
-  [server] = await Promise.all([startServer(), buildTestExtension()]);
-  browser = await launchWithExtension();
-  api = new ThreadworkClient({ baseUrl: `${server.origin}/v2`, apiKey: SEED.v2Key });
+liveSuite(BROWSER_TESTS, launchWithExtension, (live) => {
+  ({ browser, server, api } = live);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function openThread(page: Page, token: string) {
-  await page.evaluate((hash) => {
-    location.hash = hash;
-  }, `#inbox/${token}`);
-}
-
-/** A new mailbox tab on one thread, with the task panel opened by its button. */
-async function openPanel(token: string) {
-  const page = await browser.context.newPage();
-  await page.goto(MAILBOX_URL);
-  await openThread(page, token);
-  await page.getByTestId('threadwork-create-task').click();
-  return page;
-}
-
-async function configure(origin: string, overrides: { apiSecret?: string } = {}) {
-  const page = await browser.context.newPage();
-  await page.goto(`chrome-extension://${browser.extensionId}/options.html`);
-  await page.getByTestId('threadwork-settings-origin').fill(origin);
-  await page.getByTestId('threadwork-settings-email').fill(SEED.credentials.email);
-  await page.getByTestId('threadwork-settings-api-key').fill(SEED.credentials.apiKey);
-  await page
-    .getByTestId('threadwork-settings-api-secret')
-    .fill(overrides.apiSecret ?? SEED.credentials.apiSecret);
-  await page.getByTestId('threadwork-settings-key-name').fill(SEED.credentials.keyName);
-  await page.getByTestId('threadwork-settings-save').click();
-  await page.getByTestId('threadwork-settings-saved').waitFor();
-  return page;
-}
+const openPanel = (token: string) => openPanelIn(browser, token);
+const configure = (origin: string, overrides: { apiSecret?: string } = {}) =>
+  configureIn(browser, origin, overrides);
 
 describe.runIf(BROWSER_TESTS)('the extension in the mailbox', () => {
   it('says it is not configured, with a way to the settings, before any setup', async () => {

@@ -1,10 +1,11 @@
-import { render } from 'preact';
-import { act } from 'preact/test-utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Settings } from '../components/Settings.tsx';
-import { TaskPanel } from '../components/TaskPanel.tsx';
+import { quickDue, TaskPanel } from '../components/TaskPanel.tsx';
 import { ExtensionError, type Send } from '../lib/messaging.ts';
-import type { RequestOf, RequestType, ResponseOf } from '../lib/protocol.ts';
+import type { ResponseOf } from '../lib/protocol.ts';
+import { readableDetail } from '../lib/readable.ts';
+import { TASK as FIXTURE_TASK } from './helpers/fixtures.ts';
+import { choose, fakeSend, type Handlers, mounted, settle, type } from './helpers/ui.ts';
 
 type ApiKey = {
   id: string;
@@ -15,78 +16,35 @@ type ApiKey = {
   created_at: string;
 };
 
-type Handlers = { [T in RequestType]?: (request: RequestOf<T>) => ResponseOf<T> | Promise<ResponseOf<T>> };
-
-/** A `send` answering from handlers, recording every request. */
-function fakeSend(handlers: Handlers) {
-  const requests: { type: string; [key: string]: unknown }[] = [];
-  const send = (async (request: { type: RequestType }) => {
-    requests.push(request as never);
-    const handler = handlers[request.type] as ((request: unknown) => unknown) | undefined;
-    if (handler === undefined)
-      throw new ExtensionError({ kind: 'unknown', message: `no handler for ${request.type}` });
-    return handler(request);
-  }) as Send;
-  return { send, requests };
-}
-
-const settle = async () => {
-  for (let i = 0; i < 5; i++) {
-    await act(async () => {
-      await new Promise((resolve) => setTimeout(resolve, 0));
-    });
-  }
-};
-
+let view: ReturnType<typeof mounted>;
 let container: HTMLElement;
 function mount(node: preact.ComponentChild) {
-  container = document.createElement('div');
-  document.body.append(container);
-  render(node, container);
+  view = mounted(node);
+  container = view.container;
 }
-const byTestId = <T extends Element = HTMLElement>(id: string) =>
-  container.querySelector<T>(`[data-testid="${id}"]`);
-function type(element: HTMLInputElement | HTMLTextAreaElement, value: string) {
-  element.value = value;
-  element.dispatchEvent(new Event('input', { bubbles: true }));
-}
+const byTestId = <T extends Element = HTMLElement>(id: string) => view.byTestId<T>(id);
 
-afterEach(() => {
-  render(null, container);
-  container.remove();
-});
+afterEach(() => view.unmount());
 
 const TEAM = { id: 'team_1', name: 'Acme', subscription: { plan: 'pro', status: 'active', paid: true } };
-const TASK = {
-  id: 'tsk_1',
-  content_type: 'task',
-  title: 'Quote',
-  notes: null,
-  board_id: 'brd_1',
-  board_name: 'Roadmap',
-  list_id: 'lst_2',
-  list_name: 'Doing',
-  completed: false,
-  shade: 'none',
-  custom_fields: [],
-  due_at: null,
-  created_at: null,
-  thread_ids: ['18c2f0a1b2c3d4e5'],
-} as unknown as ResponseOf<'task.create'>;
+const TASK = { ...FIXTURE_TASK, list_id: 'lst_2', list_name: 'Doing' } as ResponseOf<'task.create'>;
+
+/** What `settings.get` answers once the extension is set up, with the last create's choice. */
+const configured = (choice = { team_id: 'team_1', board_id: 'brd_1', list_id: 'lst_2' }) => ({
+  settings: { origin: 'http://x', email: 'a', apiKey: 'k', keyName: 'n', hasSecret: true, configured: true },
+  choice,
+});
+
+/** The task panel on the thread "18c2f0a1b2c3d4e5" with `subject`, answering through `send`. */
+function mountPanel(send: Send, subject: string, onOpenSettings: () => void = () => {}) {
+  mount(
+    <TaskPanel thread={{ id: '18c2f0a1b2c3d4e5', subject }} send={send} onOpenSettings={onOpenSettings} />,
+  );
+}
 
 function panelHandlers(overrides: Handlers = {}): Handlers {
   return {
-    'settings.get': () => ({
-      settings: {
-        origin: 'http://x',
-        email: 'a',
-        apiKey: 'k',
-        keyName: 'n',
-        hasSecret: true,
-        configured: true,
-      },
-      choice: { team_id: 'team_1', board_id: 'brd_1', list_id: 'lst_2' },
-    }),
+    'settings.get': () => configured(),
     'teams.list': () => [TEAM] as never,
     'boards.list': () =>
       [{ id: 'brd_1', name: 'Roadmap', board_type: 'shared', template: null, team_id: 'team_1' }] as never,
@@ -94,6 +52,7 @@ function panelHandlers(overrides: Handlers = {}): Handlers {
       { id: 'lst_1', name: 'To do', board_id: 'brd_1' },
       { id: 'lst_2', name: 'Doing', board_id: 'brd_1' },
     ],
+    'members.list': () => [{ user_id: 'usr_1', email: 'avery@x.test', display_name: 'Avery Operator' }],
     'thread.linkedTasks': () => [],
     ...overrides,
   };
@@ -110,13 +69,7 @@ describe('the task panel', () => {
         },
       }),
     );
-    mount(
-      <TaskPanel
-        thread={{ id: '18c2f0a1b2c3d4e5', subject: 'Quote 🏠' }}
-        send={send}
-        onOpenSettings={() => {}}
-      />,
-    );
+    mountPanel(send, 'Quote 🏠');
     await settle();
     expect(byTestId<HTMLTextAreaElement>('threadwork-title')!.value).toBe('Quote 🏠');
     expect(byTestId<HTMLSelectElement>('threadwork-list')!.value).toBe('lst_2');
@@ -160,16 +113,10 @@ describe('the task panel', () => {
         },
       }),
     );
-    mount(
-      <TaskPanel
-        thread={{ id: '18c2f0a1b2c3d4e5', subject: 'Quote' }}
-        send={send}
-        onOpenSettings={openSettings}
-      />,
-    );
+    mountPanel(send, 'Quote', openSettings);
     await settle();
     expect(byTestId('threadwork-error')!.dataset['kind']).toBe('subscription');
-    render(null, container);
+    view.unmount();
 
     const notConfigured = fakeSend(
       panelHandlers({
@@ -179,19 +126,88 @@ describe('the task panel', () => {
         }),
       }),
     );
-    render(
-      <TaskPanel
-        thread={{ id: '18c2f0a1b2c3d4e5', subject: 'Quote' }}
-        send={notConfigured.send}
-        onOpenSettings={openSettings}
-      />,
-      container,
-    );
+    mountPanel(notConfigured.send, 'Quote', openSettings);
     await settle();
     const error = byTestId('threadwork-error')!;
     expect(error.dataset['kind']).toBe('not_configured');
     error.querySelector('button')!.click();
     expect(openSettings).toHaveBeenCalled();
+  });
+});
+
+describe('the task panel, when it cannot know', () => {
+  it('says "unknown", not "None yet.", under an error, and Retry loads what failed', async () => {
+    let down = true;
+    const { send, requests } = fakeSend(
+      panelHandlers({
+        'thread.linkedTasks': () => {
+          if (down) throw new ExtensionError({ kind: 'unreachable', message: 'GET http://x/v2 failed' });
+          return [];
+        },
+      }),
+    );
+    mountPanel(send, 'Quote');
+    await settle();
+    expect(container.textContent).not.toContain('None yet.');
+    expect(container.textContent).toContain('Unknown');
+    expect(byTestId('threadwork-error')!.dataset['kind']).toBe('unreachable');
+    down = false;
+    byTestId<HTMLButtonElement>('threadwork-retry')!.click();
+    await settle();
+    expect(byTestId('threadwork-error')).toBeNull();
+    expect(container.textContent).toContain('None yet.');
+    expect(requests.filter((request) => request.type === 'thread.linkedTasks')).toHaveLength(2);
+    // The teams, which answered, were not asked again.
+    expect(requests.filter((request) => request.type === 'teams.list')).toHaveLength(1);
+  });
+});
+
+describe('the default team', () => {
+  it("is a paid one: a remembered team that lapsed gives way, while choosing an unpaid team stays the user's", async () => {
+    const garage = {
+      id: 'team_0',
+      name: 'Garage',
+      subscription: { plan: 'pro', status: 'unpaid', paid: false },
+    };
+    const { send, requests } = fakeSend(
+      panelHandlers({
+        'settings.get': () => configured({ team_id: 'team_0', board_id: 'brd_0', list_id: 'lst_0' }),
+        'teams.list': () => [garage, TEAM] as never,
+      }),
+    );
+    mountPanel(send, 'Quote');
+    await settle();
+    expect(byTestId<HTMLSelectElement>('threadwork-team')!.value).toBe('team_1');
+    expect(byTestId<HTMLButtonElement>('threadwork-submit')!.disabled).toBe(false);
+    choose(byTestId<HTMLSelectElement>('threadwork-team')!, 'team_0');
+    await settle();
+    expect(byTestId<HTMLSelectElement>('threadwork-team')!.value).toBe('team_0');
+    expect(byTestId<HTMLButtonElement>('threadwork-submit')!.disabled).toBe(true);
+    expect(byTestId('threadwork-error')!.dataset['kind']).toBe('subscription');
+    // Its boards are never asked for.
+    expect(
+      requests.filter((request) => request.type === 'boards.list' && request['team_id'] === 'team_0'),
+    ).toEqual([]);
+  });
+});
+
+describe('what the panel shows', () => {
+  it('never shows a URL, a query string or a long message whole', () => {
+    const shown = readableDetail(
+      'POST http://svc.test:8080/auth/api_token?email=a%40b&api_key=k&api_secret=S3CRET failed: Failed to fetch',
+    );
+    expect(shown).toBe('svc.test:8080 failed: Failed to fetch');
+    expect(readableDetail('token=abc&x=1 api_secret=zzz')).toBe('token=***&x=1 api_secret=***');
+    expect(readableDetail('x'.repeat(500)).length).toBeLessThanOrEqual(180);
+  });
+
+  it('dates the quick due choices in the user time zone; next week is next Monday', () => {
+    const wednesday = new Date(2026, 0, 7, 22, 30);
+    expect(quickDue('today', wednesday)).toBe('2026-01-07');
+    expect(quickDue('tomorrow', wednesday)).toBe('2026-01-08');
+    expect(quickDue('next-week', wednesday)).toBe('2026-01-12');
+    expect(quickDue('next-week', new Date(2026, 0, 12, 9))).toBe('2026-01-19');
+    expect(quickDue('tomorrow', new Date(2026, 11, 31, 12))).toBe('2027-01-01');
   });
 });
 
@@ -212,7 +228,8 @@ describe('the API tab', () => {
         settings: { origin: '', email: '', apiKey: '', keyName: '', hasSecret: false, configured: false },
         choice: null,
       }),
-      'keys.list': () => ({ keys, scopes: ['boards.read', 'tasks.write'] }) as never,
+      'keys.list': () =>
+        ({ keys, scopes: ['boards.read', 'tasks.write'], opt_in: [], self_id: null }) as never,
       'keys.create': (request) => {
         const created = {
           id: 'key_2',
@@ -227,7 +244,7 @@ describe('the API tab', () => {
       },
       'keys.revoke': (request) => {
         keys = keys.filter((key) => key.id !== request.key_id);
-        return { id: request.key_id };
+        return { id: request.key_id, signed_out: false };
       },
     });
     mount(<Settings send={send} />);

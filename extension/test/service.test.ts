@@ -1,8 +1,10 @@
 // @vitest-environment node
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
+import { redact } from '../lib/background/errors.ts';
 import { createService } from '../lib/background/service.ts';
 import { choiceItem, credentialsItem, sessionTokenItem } from '../lib/settings.ts';
+import { TASK } from './helpers/fixtures.ts';
 
 const SETTINGS = {
   origin: 'http://127.0.0.1:9999/',
@@ -73,26 +75,7 @@ describe('the message protocol', () => {
       });
       if (url.includes('/auth/api_token')) return json(200, { 'x-access-token': TOKEN });
       return json(200, {
-        data: {
-          id: 'tsk_1',
-          content_type: 'task',
-          title: 'Quote',
-          notes: null,
-          board_id: 'brd_1',
-          board_name: 'Roadmap',
-          list_id: 'lst_1',
-          list_name: 'To do',
-          completed: false,
-          shade: 'none',
-          custom_fields: [],
-          due_at: null,
-          created_at: '2026-01-05T10:00:00.000Z',
-          thread_ids: ['18c2f0a1b2c3d4e5'],
-          contact_id: null,
-          deal: null,
-          assignee: null,
-          first_thread: null,
-        },
+        data: TASK,
         meta: { request_id: 'req_1' },
       });
     });
@@ -181,5 +164,259 @@ describe('settings storage', () => {
     expect(answer).toMatchObject({ ok: false, error: { kind: 'invalid' } });
     expect(!answer.ok && answer.error.message).toContain('settings.origin');
     expect(await credentialsItem.getValue()).toBeNull();
+  });
+});
+
+describe('the panel requests', () => {
+  const page = (data: unknown[]) =>
+    json(200, {
+      data,
+      meta: { request_id: 'r', pagination: { next_cursor: null, has_more: false, limit: 200 } },
+    });
+
+  /** A fetch answering by method and path, recording each call. */
+  function route(answers: Record<string, (body: unknown) => Response>) {
+    const calls: { method: string; path: string; body: unknown }[] = [];
+    const fetch = vi.fn<typeof globalThis.fetch>(async (input, init) => {
+      const url = new URL(String(input));
+      const method = init?.method ?? 'GET';
+      const body = init?.body ? JSON.parse(String(init.body)) : undefined;
+      calls.push({ method, path: url.pathname + url.search, body });
+      if (url.pathname === '/auth/api_token') return json(200, { 'x-access-token': TOKEN });
+      const answer = answers[`${method} ${url.pathname}`];
+      return answer
+        ? answer(body)
+        : json(404, { error: { code: 'not_found', message: 'no', request_id: 'r' } });
+    });
+    return { fetch, calls };
+  }
+
+  it('remembers a choice only where the service says the task landed', async () => {
+    const { fetch } = route({ 'POST /v2/tasks': () => json(201, { data: TASK, meta: { request_id: 'r' } }) });
+    const { handle } = service(fetch);
+    await handle({ type: 'settings.save', settings: SETTINGS });
+    const request = {
+      type: 'task.create',
+      task: { list_id: 'lst_9', thread_id: '18c2f0a1b2c3d4e5' },
+      choice: { team_id: 'team_2', board_id: 'brd_9', list_id: 'lst_9' },
+      idempotency_key: 'key-0002',
+    } as const;
+    expect(await handle(request)).toMatchObject({ ok: true });
+    expect(await choiceItem.getValue()).toBeNull();
+  });
+
+  it('assigns the new task over v1 to the chosen member, and says the task exists when that fails', async () => {
+    let assign = json(200, { success: true });
+    const { fetch, calls } = route({
+      'POST /v2/tasks': () => json(201, { data: TASK, meta: { request_id: 'r' } }),
+      'POST /api/v1/items/assignTask': () => assign,
+      'GET /v2/tasks/tsk_1': () =>
+        json(200, {
+          data: { ...TASK, assignee: { name: 'Avery', email: 'avery@x.test' } },
+          meta: { request_id: 'r' },
+        }),
+    });
+    const { handle } = service(fetch);
+    await handle({ type: 'settings.save', settings: SETTINGS });
+    const request = {
+      type: 'task.create',
+      task: { list_id: 'lst_1', thread_id: '18c2f0a1b2c3d4e5' },
+      choice: { team_id: 'team_1', board_id: 'brd_1', list_id: 'lst_1' },
+      idempotency_key: 'key-0003',
+      assignee_email: 'avery@x.test',
+    } as const;
+    expect(await handle(request)).toMatchObject({ ok: true, data: { assignee: { email: 'avery@x.test' } } });
+    expect(calls.find((call) => call.path === '/api/v1/items/assignTask')?.body).toEqual({
+      itemId: 'tsk_1',
+      assigneeEmail: 'avery@x.test',
+    });
+    assign = json(400, { error: { code: 'validation_error', message: 'not a member', request_id: 'r' } });
+    const failed = await handle(request);
+    expect(failed).toMatchObject({ ok: false, error: { kind: 'invalid' } });
+    expect(!failed.ok && failed.error.message).toMatch(/^The task was created, but assigning it failed/);
+  });
+
+  it('finds open tasks by title across the team boards, a full title first', async () => {
+    const task = (id: string, title: string) => ({ ...TASK, id, title });
+    const { fetch, calls } = route({
+      'GET /v2/boards': () =>
+        page([
+          { id: 'brd_1', name: 'A', board_type: 'shared', template: null, team_id: 't', subscription: null },
+          { id: 'brd_2', name: 'B', board_type: 'shared', template: null, team_id: 't', subscription: null },
+        ]),
+      'GET /v2/tasks': () =>
+        page([
+          task('tsk_a', 'Roof quote follow-up'),
+          task('tsk_b', 'Call the bank'),
+          task('tsk_c', 'Roof quote'),
+        ]),
+    });
+    const { handle } = service(fetch);
+    await handle({ type: 'settings.save', settings: SETTINGS });
+    const found = await handle({ type: 'tasks.search', team_id: 't', query: 'ROOF quote' });
+    expect(found.ok && (found.data as { id: string }[]).map((item) => item.id)).toEqual([
+      'tsk_c',
+      'tsk_c',
+      'tsk_a',
+      'tsk_a',
+    ]);
+    const listed = calls.filter((call) => call.path.startsWith('/v2/tasks'));
+    expect(listed.map((call) => call.path)).toEqual([
+      expect.stringContaining('board_id=brd_1'),
+      expect.stringContaining('board_id=brd_2'),
+    ]);
+    expect(listed[0]!.path).toContain('completed=false');
+  });
+
+  it('links this thread to an existing task with the v2 link-thread call', async () => {
+    const { fetch, calls } = route({
+      'POST /v2/tasks/tsk_1/threads': () =>
+        json(200, { data: { id: 'tsk_1', thread_ids: ['18c2f0a1b2c3d4e5'] }, meta: { request_id: 'r' } }),
+    });
+    const { handle } = service(fetch);
+    await handle({ type: 'settings.save', settings: SETTINGS });
+    expect(
+      await handle({ type: 'task.linkThread', task_id: 'tsk_1', thread_id: '18c2f0a1b2c3d4e5' }),
+    ).toMatchObject({
+      ok: true,
+      data: { thread_ids: ['18c2f0a1b2c3d4e5'] },
+    });
+    expect(calls.at(-1)?.body).toEqual({ thread_id: '18c2f0a1b2c3d4e5' });
+  });
+});
+
+describe('setting up', () => {
+  it('tests the form it is given (an empty secret: the saved one), and stores nothing', async () => {
+    const tokenRequests: URL[] = [];
+    const fetch = vi.fn<typeof globalThis.fetch>(async (input) => {
+      const url = new URL(String(input));
+      if (url.pathname === '/auth/api_token') {
+        tokenRequests.push(url);
+        return json(200, { 'x-access-token': TOKEN });
+      }
+      return json(200, {
+        data: { user_id: 'usr_1', email: 'new@example.com', display_name: 'New' },
+        meta: { request_id: 'req_1' },
+      });
+    });
+    const { handle } = service(fetch);
+    await handle({ type: 'settings.save', settings: SETTINGS });
+    const answer = await handle({
+      type: 'settings.test',
+      settings: { ...SETTINGS, origin: 'http://127.0.0.1:7777', apiKey: 'typed', apiSecret: '' },
+    });
+    expect(answer).toMatchObject({ ok: true, data: { user_id: 'usr_1' } });
+    const body = await fetch.mock.calls.at(-1)![0];
+    expect(String(body)).toBe('http://127.0.0.1:7777/v2/me');
+    expect(tokenRequests).toHaveLength(1);
+    // Exchanged at the form's origin with the typed key and the saved secret (the token endpoint's body or query).
+    const sent = JSON.stringify([tokenRequests[0]!.href, fetch.mock.calls[0]![1]?.body ?? '']);
+    expect(tokenRequests[0]!.origin).toBe('http://127.0.0.1:7777');
+    expect(sent).toContain('typed');
+    expect(sent).toContain('secret');
+    // Nothing saved: the stored credentials and session are the saved ones.
+    expect(await credentialsItem.getValue()).toMatchObject({
+      origin: 'http://127.0.0.1:9999',
+      apiKey: 'key',
+    });
+    expect(await sessionTokenItem.getValue()).toBeNull();
+  });
+
+  it('refuses to test an origin the extension may not reach', async () => {
+    const fetch = vi.fn<typeof globalThis.fetch>();
+    const answer = await service(fetch, false).handle({ type: 'settings.test', settings: SETTINGS });
+    expect(answer).toMatchObject({ ok: false, error: { kind: 'permission' } });
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('names the key the extension signs in with, and signs out when that key is revoked', async () => {
+    const keys = [
+      {
+        id: 'key_self',
+        type: 'legacy',
+        name: 'Browser',
+        scopes: [],
+        api_key: 'key',
+        created_at: '2026-01-05T10:00:00.000Z',
+      },
+      {
+        id: 'key_other',
+        type: 'legacy',
+        name: 'Zapier',
+        scopes: [],
+        api_key: 'zap',
+        created_at: '2026-01-05T10:00:00.000Z',
+      },
+    ];
+    const fetch = vi.fn<typeof globalThis.fetch>(async (input, init) => {
+      const url = new URL(String(input));
+      if (url.pathname === '/auth/api_token') return json(200, { 'x-access-token': TOKEN });
+      if (init?.method === 'DELETE')
+        return json(200, {
+          data: { id: url.pathname.split('/').pop(), deleted: true },
+          meta: { request_id: 'r' },
+        });
+      return json(200, { data: keys, meta: { request_id: 'r', next_cursor: null } });
+    });
+    const { handle } = service(fetch);
+    await handle({ type: 'settings.save', settings: SETTINGS });
+    expect(await handle({ type: 'keys.list' })).toMatchObject({
+      ok: true,
+      data: { self_id: 'key_self', opt_in: ['email.send', 'drafts.delete'] },
+    });
+    expect(await handle({ type: 'keys.revoke', key_id: 'key_other' })).toEqual({
+      ok: true,
+      data: { id: 'key_other', signed_out: false },
+    });
+    expect((await credentialsItem.getValue())?.apiSecret).toBe('secret');
+    expect(await handle({ type: 'keys.revoke', key_id: 'key_self' })).toEqual({
+      ok: true,
+      data: { id: 'key_self', signed_out: true },
+    });
+    expect(await credentialsItem.getValue()).toMatchObject({ apiKey: 'key', apiSecret: '' });
+    expect(await sessionTokenItem.getValue()).toBeNull();
+    expect(await handle({ type: 'me.get' })).toMatchObject({ ok: false, error: { kind: 'not_configured' } });
+  });
+
+  it('answers the shortcut as the browser has it, unset as null', async () => {
+    let current: string | undefined = 'Alt+Shift+K';
+    const open = vi.fn(async () => true);
+    const { handle } = createService({
+      fetch: vi.fn(),
+      hasHostPermission: async () => true,
+      openTab: async () => {},
+      openOptions: async () => {},
+      shortcuts: { current: async () => current, where: 'chrome://extensions/shortcuts', open },
+    });
+    expect(await handle({ type: 'shortcut.get' })).toEqual({
+      ok: true,
+      data: { shortcut: 'Alt+Shift+K', where: 'chrome://extensions/shortcuts' },
+    });
+    current = '';
+    expect(await handle({ type: 'shortcut.get' })).toMatchObject({ ok: true, data: { shortcut: null } });
+    expect(await handle({ type: 'shortcut.configure' })).toEqual({ ok: true, data: { opened: true } });
+    expect(open).toHaveBeenCalledOnce();
+  });
+
+  it('never answers a URL with its query string in an error message', async () => {
+    const fetch = vi.fn<typeof globalThis.fetch>(async (input) => {
+      throw new TypeError(`request to ${String(input)} failed, reason: connect ECONNREFUSED`);
+    });
+    const { handle } = service(fetch);
+    await handle({ type: 'settings.save', settings: { ...SETTINGS, apiSecret: 'sup3rs3cret' } });
+    const answer = await handle({ type: 'me.get' });
+    expect(answer).toMatchObject({ ok: false, error: { kind: 'unreachable' } });
+    expect(JSON.stringify(answer)).not.toContain('sup3rs3cret');
+    expect(JSON.stringify(answer)).not.toContain('api_key=');
+  });
+});
+
+describe('redact', () => {
+  it('keeps a URL origin and path, never its query or fragment', () => {
+    expect(
+      redact('GET http://127.0.0.1:9/auth/api_token?email=a&api_key=k&api_secret=s failed (ECONNREFUSED)'),
+    ).toBe('GET http://127.0.0.1:9/auth/api_token failed (ECONNREFUSED)');
+    expect(redact('see https://x.test/a#token=1, then retry')).toBe('see https://x.test/a then retry');
+    expect(redact('no URL here?')).toBe('no URL here?');
   });
 });

@@ -873,4 +873,25 @@ describe('construction', () => {
     expect(result.user_id).toBe('usr_ada');
     expect(seen).toEqual([`GET ${BASE_URL}/me`]);
   });
+
+  it("sends no body on a read and the JSON on a write through a caller's fetch, where Request has no body getter (Firefox)", async () => {
+    const sent: { method: string | undefined; body: unknown }[] = [];
+    const fetchSpy: typeof fetch = async (_input, init) => {
+      sent.push({ method: init?.method, body: init?.body });
+      return Response.json({ data: me(), meta: { request_id: 'req_f' } });
+    };
+    const descriptor = Object.getOwnPropertyDescriptor(Request.prototype, 'body')!;
+    Object.defineProperty(Request.prototype, 'body', { configurable: true, get: () => undefined });
+    try {
+      await client({ fetch: fetchSpy }).me.get();
+      await client({ fetch: fetchSpy })
+        .tasks.create({ list_id: 'lst_1', title: 'Call Bob' }, { idempotencyKey: 'key-firefox' })
+        .catch(() => {});
+    } finally {
+      Object.defineProperty(Request.prototype, 'body', descriptor);
+    }
+    expect(sent[0]).toEqual({ method: 'GET', body: undefined });
+    expect(sent[1]?.method).toBe('POST');
+    expect(JSON.parse(String(sent[1]?.body))).toMatchObject({ list_id: 'lst_1', title: 'Call Bob' });
+  });
 });

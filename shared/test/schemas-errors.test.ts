@@ -21,6 +21,7 @@ describe('error codes', () => {
     unauthenticated: 401,
     subscription_required: 402,
     insufficient_scope: 403,
+    forbidden: 403,
     not_found: 404,
     idempotency_conflict: 409,
     idempotency_in_progress: 409,

@@ -21,8 +21,21 @@ export class BackgroundError extends Error {
   }
 }
 
+/**
+ * A message as the UI may show it: a URL keeps its origin and path, never its query string (the token
+ * endpoint takes the API key and secret there).
+ */
+export function redact(message: string): string {
+  return message.replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^\s?#"'<>]*)[?#][^\s"'<>]*/gi, '$1');
+}
+
 /** Turns anything thrown while serving a request into the protocol's failure, keeping the service's message. */
 export function toFailure(error: unknown): Failure {
+  const failure = classify(error);
+  return { ...failure, message: redact(failure.message) };
+}
+
+function classify(error: unknown): Failure {
   if (error instanceof BackgroundError) return { kind: error.kind, message: error.message };
   if (error instanceof ThreadworkError) {
     const base = { message: error.message, ...(error.code === undefined ? {} : { code: error.code }) };

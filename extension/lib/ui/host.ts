@@ -1,4 +1,3 @@
-import { STYLES } from '../../components/styles.ts';
 import { HOST_ATTRIBUTE } from '../gmail/watch.ts';
 import { isolateKeys } from '../keyboard.ts';
 
@@ -10,20 +9,24 @@ export interface ShadowHost {
 
 /**
  * An element of ours in the mailbox page: an open shadow root (so tests and assistive tools can reach in)
- * with our styles, isolated from the page's keyboard shortcuts.
+ * with `styles`, isolated from the page's keyboard shortcuts. The panel brings its own styles with its chunk.
  */
 export function createShadowHost(
   document: Document,
   name: string,
+  styles: string,
   onKey?: (event: KeyboardEvent) => void,
 ): ShadowHost {
   const host = document.createElement('threadwork-ui');
   host.setAttribute(HOST_ATTRIBUTE, name);
   const shadow = host.attachShadow({ mode: 'open' });
-  const style = document.createElement('style');
-  style.textContent = STYLES;
   const mount = document.createElement('div');
-  shadow.append(style, mount);
+  if (styles !== '') {
+    const style = document.createElement('style');
+    style.textContent = styles;
+    shadow.append(style);
+  }
+  shadow.append(mount);
   isolateKeys(host, onKey);
   return { host, mount };
 }

@@ -57,6 +57,10 @@ export class SubscriptionRequiredError extends ThreadworkError {
 export class InsufficientScopeError extends ThreadworkError {
   override name = 'InsufficientScopeError';
 }
+/** The console (a local web app, `--console`) refused a client that is not on the server's machine. */
+export class ForbiddenError extends ThreadworkError {
+  override name = 'ForbiddenError';
+}
 export class NotFoundError extends ThreadworkError {
   override name = 'NotFoundError';
 }
@@ -130,6 +134,7 @@ export const ERROR_CLASSES = {
   unauthenticated: AuthenticationError,
   subscription_required: SubscriptionRequiredError,
   insufficient_scope: InsufficientScopeError,
+  forbidden: ForbiddenError,
   not_found: NotFoundError,
   idempotency_conflict: IdempotencyConflictError,
   idempotency_in_progress: IdempotencyInProgressError,

@@ -77,7 +77,10 @@ export class HttpClient {
         input.headers.forEach((value, name) => {
           headers[name] = value;
         });
-        const body = input.body === null ? undefined : await input.text();
+        // By method, not `input.body`: Firefox's Request has no `body` getter, and its fetch refuses any
+        // body (even '') on a GET or HEAD.
+        const text = input.method === 'GET' || input.method === 'HEAD' ? '' : await input.text();
+        const body = text === '' ? undefined : text;
         return fetchImpl(input.url, { ...init, method: input.method, headers, body, signal: input.signal });
       },
       throwHttpErrors: false,

@@ -3,6 +3,7 @@ export {
   ConnectionError,
   ERROR_CLASSES,
   errorFromResponse,
+  ForbiddenError,
   type HeadersLike,
   IdempotencyConflictError,
   IdempotencyInProgressError,

@@ -11,6 +11,8 @@ export const ERROR_STATUS = {
   unauthenticated: 401,
   subscription_required: 402,
   insufficient_scope: 403,
+  // The console (a local web app acting as a user) refusing a client that is not on this machine.
+  forbidden: 403,
   not_found: 404,
   idempotency_conflict: 409,
   idempotency_in_progress: 409,

@@ -1,4 +1,5 @@
 export * from './common.ts';
+export * from './console.ts';
 export * from './errors.ts';
 export * from './scopes.ts';
 export * from './v1/index.ts';

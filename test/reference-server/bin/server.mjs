@@ -44,9 +44,10 @@ async function build(stamp) {
   const bundle = await rolldown({
     input: entry,
     platform: 'node',
-    // A native addon, and the PostgreSQL driver (its optional native half must not be resolved at
-    // build time; a server on SQLite never loads it): both load from node_modules at run time.
-    external: ['better-sqlite3', 'pg'],
+    // A native addon, the PostgreSQL driver (its optional native half must not be resolved at build
+    // time; a server on SQLite never loads it) and rolldown (native too; only the console's first
+    // request may load it, to build the browser bundle): all load from node_modules at run time.
+    external: ['better-sqlite3', 'pg', 'rolldown'],
     logLevel: 'silent',
   });
   const temporary = `${bundleFile}.${process.pid}.tmp`;

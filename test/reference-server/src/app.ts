@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
+import { consoleRoutes, servePage, wantsPage } from './console/routes.ts';
 import { invalidField, ServiceError } from './domain/errors.ts';
 import { newRequestId } from './domain/ids.ts';
 import { authTokenRoutes } from './http/auth-token.ts';
@@ -112,11 +113,18 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     done(null, parsed);
   });
 
-  app.get('/', async () => ({
-    name: 'threadwork reference server',
-    versions: { v2: '2.0.0', v1: '1.5' },
-    roots: { v2: '/v2', v1: '/api/v1', auth: '/auth/api_token' },
-  }));
+  const consoleOn = ctx.consoleUser !== undefined;
+  app.get('/', async (request, reply) => {
+    // With --console a browser gets the console's first page; a client asking for JSON, the roots.
+    if (consoleOn && wantsPage(request)) return servePage(request, reply);
+    if (consoleOn) reply.header('vary', 'accept');
+    return {
+      name: 'threadwork reference server',
+      versions: { v2: '2.0.0', v1: '1.5' },
+      roots: { v2: '/v2', v1: '/api/v1', auth: '/auth/api_token' },
+    };
+  });
+  await app.register(consoleRoutes);
   await app.register(authTokenRoutes);
   await app.register(controlRoutes);
   await app.register(openApiRoutes);

@@ -13,6 +13,9 @@ const USAGE = `usage: pnpm run server [flags]
   --allow-insecure-webhooks   accept webhook targets on loopback (http:// too); private ranges stay refused
   --webhook-time-scale F      multiply every webhook retry delay by F (default 1)
   --test-control              enable the /_control endpoints
+  --console                   serve the console (the service's web app) at the origin, to loopback
+                              clients only
+  --console-user EMAIL        the user the console acts as (default: the first user of the seed or demo)
 environment:
   DATABASE_URL=postgres://user:password@host:port/database
                               run on PostgreSQL instead of SQLite; several server processes may share
@@ -36,8 +39,16 @@ function parseFlags(argv: string[]): ServerOptions {
     demo: values.demo ?? false,
     allowInsecureWebhooks: values['allow-insecure-webhooks'] ?? false,
     testControl: values['test-control'] ?? false,
+    console: values.console ?? false,
     seed: values.seed,
   };
+  if (values['console-user'] !== undefined) {
+    if (!values.console) throw new UsageError('--console-user needs --console');
+    if (!/^[^@\s]+@[^@\s]+$/.test(values['console-user'])) {
+      throw new UsageError(`--console-user must be an email address, got "${values['console-user']}"`);
+    }
+    options.consoleUser = values['console-user'];
+  }
   if (values.port !== undefined) {
     const port = Number(values.port);
     if (!/^\d+$/.test(values.port) || port > 65535) {
@@ -75,6 +86,8 @@ function parse(argv: string[]) {
       'allow-insecure-webhooks': { type: 'boolean' },
       'webhook-time-scale': { type: 'string' },
       'test-control': { type: 'boolean' },
+      console: { type: 'boolean' },
+      'console-user': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -137,6 +150,11 @@ async function main(): Promise<void> {
     return;
   }
   process.stdout.write(`ready ${server.origin}\n`);
+  if (server.console) {
+    process.stderr.write(
+      `console: ${server.origin}/ (open it in a browser; it acts as ${server.console.email})\n`,
+    );
+  }
   if (options.demo) {
     const { demoCredentials } = await import('./seed/demo.ts');
     process.stderr.write(`${demoCredentials(server.origin)}\n`);

@@ -22,6 +22,10 @@ export interface ServerOptions {
   webhookTimeScale?: number;
   /** Enable the `/_control` endpoints. */
   testControl?: boolean;
+  /** Serve the console (the service's web app) at `/`, to loopback clients only. See docs/console.md. */
+  console?: boolean;
+  /** The email of the user the console acts as. Default: the first user of the seed or demo. */
+  consoleUser?: string | undefined;
   /** `postgres://…` selects PostgreSQL instead of `db`. */
   databaseUrl?: string | undefined;
   /** The clock every timestamp, token expiry and key expiry is read from. */
@@ -30,8 +34,8 @@ export interface ServerOptions {
   logger?: LogLevel | false;
 }
 
-export type ResolvedServerOptions = Required<Omit<ServerOptions, 'seed' | 'databaseUrl'>> &
-  Pick<ServerOptions, 'seed' | 'databaseUrl'>;
+export type ResolvedServerOptions = Required<Omit<ServerOptions, 'seed' | 'databaseUrl' | 'consoleUser'>> &
+  Pick<ServerOptions, 'seed' | 'databaseUrl' | 'consoleUser'>;
 
 export const DEFAULT_PORT = 8787;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -48,6 +52,8 @@ export function resolveOptions(options: ServerOptions): ResolvedServerOptions {
     resolveHost: options.resolveHost ?? systemResolver,
     webhookTimeScale: options.webhookTimeScale ?? 1,
     testControl: options.testControl ?? false,
+    console: options.console ?? false,
+    consoleUser: options.consoleUser,
     databaseUrl: options.databaseUrl,
     now: options.now ?? (() => new Date()),
     logger: options.logger ?? false,

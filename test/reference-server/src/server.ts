@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
+import { type ConsoleUser, resolveConsoleUser } from './console/user.ts';
 import { groupCommit, openDatabase } from './db/database.ts';
 import { createDeliveryWorker } from './delivery/worker.ts';
 import { subscriptionsChanged } from './domain/events/listeners.ts';
@@ -11,6 +12,8 @@ import { isDatabaseEmpty, loadSeed } from './seed/load-seed.ts';
 export interface RunningServer {
   /** e.g. `http://127.0.0.1:8787` */
   origin: string;
+  /** With `console`: the user the console acts as. */
+  console?: ConsoleUser;
   app: FastifyInstance;
   /** Stops accepting connections, lets in-flight requests finish, then closes the database. */
   close(): Promise<void>;
@@ -25,6 +28,7 @@ export async function startServer(input: ServerOptions = {}): Promise<RunningSer
     subscriptionsChanged(handle.db);
   });
   let app: FastifyInstance | undefined;
+  let consoleUser: ConsoleUser | undefined;
   const outbox = createDeliveryWorker({
     db: handle.db,
     now: options.now,
@@ -32,14 +36,16 @@ export async function startServer(input: ServerOptions = {}): Promise<RunningSer
     targets: options,
   });
   try {
+    let seededUserId: string | null = null;
     if (options.seed !== undefined) {
-      await loadSeed(handle.db, options.seed, options.now());
+      seededUserId = (await loadSeed(handle.db, options.seed, options.now())).firstUserId;
     } else if (options.demo && (await isDatabaseEmpty(handle.db))) {
       const { demoSeed } = await import('./seed/demo.ts');
-      await loadSeed(handle.db, demoSeed, options.now());
+      seededUserId = (await loadSeed(handle.db, demoSeed, options.now())).firstUserId;
     }
+    if (options.console) consoleUser = await resolveConsoleUser(handle.db, options, seededUserId);
     const tokens = await loadSessionTokens(handle.db, options.now);
-    app = await buildApp({ db: handle.db, options, now: options.now, tokens, outbox });
+    app = await buildApp({ db: handle.db, options, now: options.now, tokens, outbox, consoleUser });
     await app.listen({ port: options.port, host: options.host });
     await outbox.start();
   } catch (error) {
@@ -55,6 +61,7 @@ export async function startServer(input: ServerOptions = {}): Promise<RunningSer
   let closing: Promise<void> | undefined;
   return {
     origin: `http://${host}:${port}`,
+    ...(consoleUser ? { console: consoleUser } : {}),
     app: running,
     close: () => {
       closing ??= running

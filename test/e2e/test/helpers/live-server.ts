@@ -31,6 +31,8 @@ export interface StartOptions {
   seed?: SeedInput | undefined;
   /** Adds `--test-control` (the `/_control` endpoints, e.g. an inbound message). */
   testControl?: boolean | undefined;
+  /** Adds `--console` (the service's web app at the origin). */
+  console?: boolean | undefined;
 }
 
 function processGroupAlive(pid: number): boolean {
@@ -65,6 +67,7 @@ export async function startLiveServer(options: StartOptions = {}): Promise<LiveS
     '--webhook-time-scale',
     '0.001',
     ...(options.testControl ? ['--test-control'] : []),
+    ...(options.console ? ['--console'] : []),
   ];
   const child = spawn('pnpm', args, {
     cwd: REPO_ROOT,

@@ -13,8 +13,8 @@ export interface DeferredCommit {
   wanted: boolean;
   /** The request's write transaction, done but not committed. */
   open?: ControlledTransaction<Database> | undefined;
-  /** Run once `open` has committed or rolled back. */
-  afterwards: (() => void | Promise<void>)[];
+  /** Run once `open` has committed (told true) or rolled back (false). */
+  afterwards: ((committed: boolean) => void | Promise<void>)[];
 }
 
 const scope = new AsyncLocalStorage<DeferredCommit>();
@@ -29,11 +29,14 @@ export function deferredCommit(): DeferredCommit | undefined {
   return scope.getStore();
 }
 
-/** Runs `action` once the running request's write transaction has ended; at once if none is open. */
-export async function afterCommit(action: () => void | Promise<void>): Promise<void> {
+/**
+ * Runs `action` once the running request's write transaction has ended, telling it whether it
+ * committed; at once (committed) if none is open.
+ */
+export async function afterCommit(action: (committed: boolean) => void | Promise<void>): Promise<void> {
   const deferred = scope.getStore();
   if (deferred?.open !== undefined) deferred.afterwards.push(action);
-  else await action();
+  else await action(true);
 }
 
 /**
@@ -45,6 +48,7 @@ export async function finishDeferred(deferred: DeferredCommit, last?: CompiledQu
   const tx = deferred.open;
   deferred.open = undefined;
   deferred.wanted = false;
+  let committed = false;
   try {
     if (tx === undefined) return;
     if (last === undefined) {
@@ -56,6 +60,7 @@ export async function finishDeferred(deferred: DeferredCommit, last?: CompiledQu
       // see openPostgres in database.ts).
       await sql.raw(`${withLiterals(last)};${COMMIT}`).execute(tx);
       await tx.commit().execute();
+      committed = true;
     } catch (error) {
       await tx
         .rollback()
@@ -65,7 +70,7 @@ export async function finishDeferred(deferred: DeferredCommit, last?: CompiledQu
     }
   } finally {
     const actions = deferred.afterwards.splice(0);
-    for (const action of actions) await action();
+    for (const action of actions) await action(committed);
   }
 }
 

@@ -18,6 +18,7 @@ import {
 import type { Kysely } from 'kysely';
 import { type Executor, isShared, whenCommitted } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
+import { publishChanges } from '../domain/events/feed.ts';
 import { eventBody } from '../domain/events/webhook-body.ts';
 import type { Outbox } from '../domain/transaction.ts';
 import type { WebhookTargetPolicy } from '../domain/webhook-targets.ts';
@@ -323,19 +324,23 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         created_at: delivery.event_created_at,
         data: delivery.event_data,
       });
-      const signedAt = now();
-      const secrets = activeSecrets(parseSecrets(delivery.secrets), signedAt);
-      headers[SIGNATURE_HEADER] = signPayload(body, secrets, {
-        timestamp: Math.floor(signedAt.getTime() / 1000),
-      });
     }
     // Only what has committed may leave: the claim and the event it carries (see db/group-commit.ts).
     await whenCommitted(db);
     const attemptedAt = now();
+    if (delivery.kind === 'v2' && delivery.secrets !== null) {
+      // Signed at the attempt's own time, so the signature can be shown again from the attempt's log.
+      const secrets = activeSecrets(parseSecrets(delivery.secrets), attemptedAt);
+      headers[SIGNATURE_HEADER] = signPayload(body, secrets, {
+        timestamp: Math.floor(attemptedAt.getTime() / 1000),
+      });
+    }
     const result = await poster.post(url, body, headers, timeoutMs);
     const outcome = { delivery, subscriptionActive: active, attemptedAt, result };
-    if (tx === undefined) return record(outcome);
-    for (const retryAt of await recordOutcomes(tx, [outcome], policy)) wakeAt(retryAt);
+    if (tx === undefined) await record(outcome);
+    else for (const retryAt of await recordOutcomes(tx, [outcome], policy)) wakeAt(retryAt);
+    // A shared database's transaction (`tx`) commits later; its follower reads a moment too early at worst.
+    publishChanges(db, [{ topic: 'delivery', delivery_id: delivery.id }]);
   }
 
   async function settleUnsent(
@@ -348,6 +353,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       .set({ status, in_flight: 0, next_attempt_at: null })
       .where('id', '=', id)
       .execute();
+    publishChanges(db, [{ topic: 'delivery', delivery_id: id }]);
   }
 
   // Outcomes are written in batches: whatever finished while the previous batch was being written

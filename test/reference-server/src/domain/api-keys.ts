@@ -15,6 +15,7 @@ import type { Kysely } from 'kysely';
 import { type Executor, transact } from '../db/database.ts';
 import type { ApiKeysTable, Database } from '../db/schema.ts';
 import { insufficientScope, invalidField, notFound } from './errors.ts';
+import { publishChanges } from './events/feed.ts';
 import { newId } from './ids.ts';
 import { type Page, type PageRequest, paginate } from './pagination.ts';
 import type { Principal } from './principal.ts';
@@ -111,6 +112,7 @@ export async function createApiKey(
       await tx.insertInto('api_keys').values(row).execute();
     }),
   );
+  publishChanges(db, [{ topic: 'keys' }]);
   return input.type === 'legacy' ? { ...present(row), api_secret: secret } : { ...present(row), secret };
 }
 
@@ -120,5 +122,6 @@ export async function revokeApiKey(db: Kysely<Database>, userId: string, keyId: 
     db.deleteFrom('api_keys').where('id', '=', keyId).where('user_id', '=', userId).executeTakeFirst(),
   );
   if (deleted.numDeletedRows === 0n) throw notFound('API key', keyId);
+  publishChanges(db, [{ topic: 'keys' }]);
   return { id: keyId, deleted: true };
 }

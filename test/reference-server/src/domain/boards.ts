@@ -1,5 +1,6 @@
 import type { Executor } from '../db/database.ts';
 import { type BoardAccess, requireBoard, requirePaidTeam } from './access.ts';
+import { noteChange } from './events/feed.ts';
 import { newId } from './ids.ts';
 import { type Page, type PageRequest, paginate } from './pagination.ts';
 
@@ -100,6 +101,7 @@ export async function createSharedBoard(
     created_at: now.toISOString(),
   };
   await db.insertInto('boards').values(board).execute();
+  noteChange(db, { topic: 'board', board_id: board.id });
   return { ...board, subscription: team.subscription };
 }
 
@@ -111,5 +113,6 @@ export async function renameBoard(
 ): Promise<BoardRecord> {
   const board = await requireBoard(db, userId, boardId);
   await db.updateTable('boards').set({ name }).where('id', '=', board.id).execute();
+  noteChange(db, { topic: 'board', board_id: board.id });
   return { ...board, name };
 }

@@ -1,5 +1,6 @@
 import type { Executor } from '../db/database.ts';
 import { requireBoard, requireList } from './access.ts';
+import { noteChange } from './events/feed.ts';
 import { newId } from './ids.ts';
 import { type Page, type PageRequest, paginate } from './pagination.ts';
 
@@ -57,6 +58,7 @@ export async function createList(
     .insertInto('lists')
     .values({ ...list, created_at: now.toISOString() })
     .execute();
+  noteChange(db, { topic: 'board', board_id: board.id });
   return list;
 }
 
@@ -68,5 +70,6 @@ export async function renameList(
 ): Promise<ListRecord> {
   const list = await requireList(db, userId, listId);
   await db.updateTable('lists').set({ name }).where('id', '=', list.id).execute();
+  noteChange(db, { topic: 'board', board_id: list.board_id });
   return { id: list.id, board_id: list.board_id, name, position: list.position };
 }

@@ -1,10 +1,11 @@
 // The one way a state change is written: one transaction holding the change and its events, and,
 // once it is done, a nudge to the delivery worker so the events leave as soon as they have committed.
 import type { Kysely } from 'kysely';
-import { type Executor, type Locking, transact } from '../db/database.ts';
+import { type Executor, type Locking, transact, whenCommitted } from '../db/database.ts';
 import { afterCommit } from '../db/deferred-commit.ts';
 import type { Database } from '../db/schema.ts';
 import type { ResolvedServerOptions } from '../options.ts';
+import { type Change, publishChanges, takeNotedChanges } from './events/feed.ts';
 import { subscriptionsChanged } from './events/listeners.ts';
 
 /** The delivery worker as the domain sees it: told when the outbox has something new. */
@@ -40,6 +41,7 @@ export async function runInTransaction<T>(
   locking: Locking = 'everything',
 ): Promise<T> {
   let wroteOutbox = false;
+  let changes: Change[] = [];
   let result: T;
   try {
     result = await transact(
@@ -47,6 +49,7 @@ export async function runInTransaction<T>(
       async (tx) => {
         const value = await work(tx);
         wroteOutbox = outboxWrites.has(tx);
+        changes = takeNotedChanges(tx);
         return value;
       },
       locking,
@@ -57,6 +60,17 @@ export async function runInTransaction<T>(
     throw error;
   }
   // Once the change has committed (with its idempotency answer, on PostgreSQL: db/deferred-commit.ts).
-  if (wroteOutbox) await afterCommit(() => ctx.outbox.wake());
+  await afterCommit((committed) => {
+    if (wroteOutbox) ctx.outbox.wake();
+    if (!committed || changes.length === 0) return;
+    // The change feed hears of it once it has really committed (group commit may still hold it).
+    const batch = whenCommitted(ctx.db);
+    if (batch === null) publishChanges(ctx.db, changes);
+    else
+      batch.then(
+        () => publishChanges(ctx.db, changes),
+        () => {},
+      );
+  });
   return result;
 }

@@ -314,6 +314,27 @@ async function getDelivery(db: Executor, id: string): Promise<WebhookDelivery> {
   return delivery!;
 }
 
+/**
+ * The newest `limit` deliveries of one v2 subscription or v1 hook, newest first, with their attempts.
+ * The caller has checked that the subscription is the user's.
+ */
+export async function newestDeliveries(
+  db: Executor,
+  kind: 'v2' | 'v1',
+  subscriptionId: string,
+  limit: number,
+): Promise<WebhookDelivery[]> {
+  const rows = await db
+    .selectFrom('webhook_deliveries')
+    .select(DELIVERY_COLUMNS)
+    .where('kind', '=', kind)
+    .where('subscription_id', '=', subscriptionId)
+    .orderBy('seq', 'desc')
+    .limit(limit)
+    .execute();
+  return withAttempts(db, rows);
+}
+
 /** The subscription's delivery log, newest first, optionally of one status. */
 export async function listDeliveries(
   db: Executor,

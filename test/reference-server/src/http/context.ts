@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { ConsoleUser } from '../console/user.ts';
 import type { Database } from '../db/schema.ts';
 import type { Outbox } from '../domain/transaction.ts';
 import type { ResolvedServerOptions } from '../options.ts';
@@ -13,4 +14,6 @@ export interface AppContext {
   tokens: SessionTokens;
   /** The delivery worker, woken after a commit that recorded events (see runInTransaction). */
   outbox: Outbox;
+  /** With `--console`: the user the console acts as. */
+  consoleUser?: ConsoleUser | undefined;
 }

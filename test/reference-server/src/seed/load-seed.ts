@@ -44,7 +44,11 @@ const json = (value: unknown) => JSON.stringify(value);
  * Loads a seed (an object, or a path to a JSON file) into an empty database in one transaction,
  * keeping its ids. Secrets are stored only as hashes.
  */
-export async function loadSeed(db: Kysely<Database>, source: SeedInput | string, now: Date): Promise<void> {
+export async function loadSeed(
+  db: Kysely<Database>,
+  source: SeedInput | string,
+  now: Date,
+): Promise<{ firstUserId: string | null }> {
   const seed = typeof source === 'string' ? await readSeedFile(source) : parseSeed(source);
   if (!(await isDatabaseEmpty(db))) {
     throw new SeedError(
@@ -53,6 +57,7 @@ export async function loadSeed(db: Kysely<Database>, source: SeedInput | string,
   }
   // Users and keys are written, so nothing authenticated before may be served from memory.
   await changeCredentials(db, () => insertSeed(db, seed, now.toISOString()));
+  return { firstUserId: seed.users[0]?.id ?? null };
 }
 
 async function insertSeed(db: Kysely<Database>, seed: SeedData, loadedAt: string): Promise<void> {

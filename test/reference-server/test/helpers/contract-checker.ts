@@ -59,6 +59,12 @@ export async function createContractChecker(): Promise<(exchange: Exchange) => s
     const url = new URL(exchange.url, 'http://server');
     if (UNDOCUMENTED_PREFIXES.some((prefix) => url.pathname.startsWith(prefix))) return [];
     if (exchange.method === 'HEAD' || exchange.method === 'OPTIONS') return [];
+    // With --console, `/` answers a browser with the console's page, or its guard's 403 (docs/console.md):
+    // the console's answers, not the API's.
+    const consolePage =
+      exchange.responseHeaders['content-type']?.startsWith('text/html') || exchange.status === 403;
+    if (url.pathname === '/' && exchange.requestHeaders['accept']?.includes('text/html') && consolePage)
+      return [];
     // Prism reads a repeated parameter as an array, a single one as a string.
     const query: Record<string, string | string[]> = {};
     for (const name of new Set(url.searchParams.keys())) {

@@ -1,5 +1,6 @@
 import { databaseKey, type Executor, isShared, readAtBegin, readAtBeginOf } from '../../db/database.ts';
 import { prepareQuery } from '../../db/prepared.ts';
+import { noteChange } from './feed.ts';
 
 // Whether any v2 subscription or v1 hook exists at all, per database: most changes have no one to
 // tell, and then the fan-out costs no query. Every write that creates or deletes a subscription calls
@@ -22,6 +23,8 @@ const selectListeners = prepareQuery((db: Executor) =>
 /** Forgets whether subscriptions exist: call after creating or deleting a v2 subscription or v1 hook. */
 export function subscriptionsChanged(db: Executor): void {
   listenersByDatabase.delete(databaseKey(db));
+  // The console's deliveries page lists subscriptions and hooks.
+  noteChange(db, { topic: 'delivery' });
 }
 
 readAtBegin('listeners_v2', 'exists (select 1 from webhook_subscriptions)');

@@ -3,6 +3,7 @@
 import type { Executor } from '../../db/database.ts';
 import { newId } from '../ids.ts';
 import { noteOutboxWrite } from '../transaction.ts';
+import { noteChange } from './feed.ts';
 
 export type SubscriptionKind = 'v2' | 'v1';
 
@@ -40,6 +41,7 @@ export async function enqueueDeliveries(
     created_at: createdAt,
   }));
   await tx.insertInto('webhook_deliveries').values(rows).execute();
+  for (const row of rows) noteChange(tx, { topic: 'delivery', delivery_id: row.id });
   if (deliveries.some((delivery) => !delivery.suppressed)) noteOutboxWrite(tx);
   return rows.map((row) => row.id);
 }

@@ -17,6 +17,7 @@ import { prepareQuery } from '../../db/prepared.ts';
 import { boardAccess } from '../access.ts';
 import { newId } from '../ids.ts';
 import { boardsOfTasks } from '../tasks/queries.ts';
+import { noteChange } from './feed.ts';
 import { listeners } from './listeners.ts';
 import { enqueueDeliveries, enqueueDelivery, type NewDelivery } from './outbox.ts';
 
@@ -231,6 +232,14 @@ export async function recordTaskEvent(tx: Executor, change: TaskChange, at: Date
     { teamId, boardId: change.boardId, listId: change.listId, taskId: change.task.id },
     at,
   );
+  noteChange(tx, {
+    topic: 'task',
+    type,
+    task_id: change.task.id,
+    board_id: change.boardId,
+    list_id: change.listId,
+    ...(change.fromListId === undefined ? {} : { from_list_id: change.fromListId }),
+  });
   const hooks: NewDelivery[] = v1
     .filter((hook) => viewers.has(hook.user_id))
     .map((hook) => ({

@@ -12,6 +12,7 @@ import {
 import { type SqlBool, SqliteAdapter, sql } from 'kysely';
 import { type Executor, perStatement } from '../../db/database.ts';
 import { notFound, ServiceError } from '../errors.ts';
+import { noteChange } from '../events/feed.ts';
 import { encodeCursor, type Page, type PageRequest, paginate } from '../pagination.ts';
 import { SYSTEM_LABEL_IDS, SYSTEM_LABELS } from '../system-labels.ts';
 import { prefilterOf } from './prefilter.ts';
@@ -379,6 +380,7 @@ export class LocalMailboxProvider implements MailboxProvider {
       if (unknown[0] !== undefined) throw notFound('label', unknown[0]);
     }
     const mailboxId = this.mailbox.id;
+    this.#changed(threadId);
     const ids = (
       await this.#db
         .selectFrom('messages')
@@ -497,7 +499,13 @@ export class LocalMailboxProvider implements MailboxProvider {
         .execute();
     }
     if (message.date !== null) await this.#bumpLatest(targetThread, Date.parse(message.date));
+    this.#changed(targetThread);
     return { threadId: targetThread, messageId };
+  }
+
+  /** Tells the change feed (the console's live pages) that a thread changed, once this write commits. */
+  #changed(threadId: string): void {
+    noteChange(this.#db, { topic: 'thread', thread_id: threadId });
   }
 
   /** A thread's sort key moves forward to a newer message's time. */
@@ -715,6 +723,7 @@ export class LocalMailboxProvider implements MailboxProvider {
       .where('id', '=', draft.message_id)
       .execute();
     await this.#bumpLatest(draft.thread_id, at.getTime());
+    this.#changed(draft.thread_id);
     await this.#db
       .deleteFrom('message_labels')
       .where('mailbox_id', '=', mailboxId)
@@ -749,6 +758,7 @@ export class LocalMailboxProvider implements MailboxProvider {
       .where('mailbox_id', '=', mailboxId)
       .where('id', '=', draft.message_id)
       .execute();
+    this.#changed(draft.thread_id);
     const left = await this.#db
       .selectFrom('messages')
       .select('id')

@@ -1,5 +1,5 @@
 // Reading tasks: one by id, and the listing of a list or a board (paginated for v2, whole for v1).
-import type { ListTasksQuery, Task } from '@threadwork/shared/schemas';
+import type { ConsoleTaskEvent, ListTasksQuery, Task } from '@threadwork/shared/schemas';
 import type { RawBuilder, SqlBool } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import { integerParam, prepareQuery, textParam } from '../../db/prepared.ts';
@@ -10,6 +10,26 @@ import { requireTask, selectBareTasks, type TaskRow, toTasks, viewOf, withAssign
 
 export async function getTask(db: Executor, userId: string, taskId: string): Promise<Task> {
   return viewOf(db, await requireTask(db, userId, taskId));
+}
+
+/** The events recorded for a task the user may see, oldest first (moves name their lists). */
+export async function taskEvents(db: Executor, userId: string, taskId: string): Promise<ConsoleTaskEvent[]> {
+  const task = await requireTask(db, userId, taskId);
+  const rows = await db
+    .selectFrom('events')
+    .select(['id', 'type', 'created_at', 'data'])
+    .where('task_id', '=', task.id)
+    .orderBy('seq')
+    .execute();
+  return rows.map((row) => {
+    const event: ConsoleTaskEvent = { id: row.id, type: row.type, created_at: row.created_at };
+    if (row.type === 'task.moved') {
+      const data = JSON.parse(row.data) as { from_list_id?: string; to_list_id?: string };
+      if (data.from_list_id) event.from_list_id = data.from_list_id;
+      if (data.to_list_id) event.to_list_id = data.to_list_id;
+    }
+    return event;
+  });
 }
 
 /** The board of each of these tasks, by task id (tasks that no longer exist are left out). */

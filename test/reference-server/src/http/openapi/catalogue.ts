@@ -52,7 +52,18 @@ export const ROUTES: readonly RouteEntry[] = [
   ...V1_SUBSCRIPTIONS_ROUTES,
 ];
 
-/** Served but left out of the document on purpose: test-only endpoints (present only with --test-control). */
-export const UNDOCUMENTED_PREFIXES: readonly string[] = ['/_control/'];
+/**
+ * Served but left out of the document on purpose: test-only endpoints (present only with --test-control)
+ * and the console's pages, assets and API (present only with --console; docs/console.md).
+ */
+export const UNDOCUMENTED_PREFIXES: readonly string[] = [
+  '/_control/',
+  '/_console/',
+  '/boards/',
+  '/tasks/',
+  '/mail',
+  '/deliveries',
+  '/keys',
+];
 
 export const routeKey = (method: string, path: string) => `${method} ${path}`;

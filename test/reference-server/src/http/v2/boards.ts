@@ -5,7 +5,6 @@ import {
   UpdateBoardRequest,
 } from '@threadwork/shared/schemas';
 import type { FastifyInstance } from 'fastify';
-import { transact } from '../../db/database.ts';
 import {
   createSharedBoard,
   getBoard,
@@ -13,6 +12,7 @@ import {
   listTeamBoards,
   renameBoard,
 } from '../../domain/boards.ts';
+import { runInTransaction } from '../../domain/transaction.ts';
 import { ok } from '../envelope.ts';
 import { v2Guard } from '../guards.ts';
 import { principalOf } from '../request-state.ts';
@@ -31,7 +31,9 @@ export async function boardRoutes(app: FastifyInstance): Promise<void> {
   app.post('/boards', { preHandler: v2Guard('boards.write') }, async (request, reply) => {
     const input = parseRequest(CreateBoardRequest, request.body, 'body');
     const userId = principalOf(request).userId;
-    const board = await transact(app.ctx.db, (trx) => createSharedBoard(trx, userId, input, app.ctx.now()));
+    const board = await runInTransaction(app.ctx, (trx) =>
+      createSharedBoard(trx, userId, input, app.ctx.now()),
+    );
     return ok(reply, presentBoard(board));
   });
 
@@ -50,7 +52,9 @@ export async function boardRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const { name } = parseRequest(UpdateBoardRequest, request.body, 'body');
       const userId = principalOf(request).userId;
-      const board = await transact(app.ctx.db, (trx) => renameBoard(trx, userId, request.params.id, name));
+      const board = await runInTransaction(app.ctx, (trx) =>
+        renameBoard(trx, userId, request.params.id, name),
+      );
       return ok(reply, presentBoard(board));
     },
   );

@@ -1,7 +1,7 @@
 import { CreateListRequest, PaginationQuery, UpdateListRequest } from '@threadwork/shared/schemas';
 import type { FastifyInstance } from 'fastify';
-import { transact } from '../../db/database.ts';
 import { createList, listBoardLists, renameList } from '../../domain/lists.ts';
+import { runInTransaction } from '../../domain/transaction.ts';
 import { ok } from '../envelope.ts';
 import { v2Guard } from '../guards.ts';
 import { principalOf } from '../request-state.ts';
@@ -25,7 +25,7 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const input = parseRequest(CreateListRequest, request.body, 'body');
       const userId = principalOf(request).userId;
-      const list = await transact(app.ctx.db, (trx) =>
+      const list = await runInTransaction(app.ctx, (trx) =>
         createList(trx, userId, request.params.id, input, app.ctx.now()),
       );
       return ok(reply, presentList(list));
@@ -38,7 +38,7 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const { name } = parseRequest(UpdateListRequest, request.body, 'body');
       const userId = principalOf(request).userId;
-      const list = await transact(app.ctx.db, (trx) => renameList(trx, userId, request.params.id, name));
+      const list = await runInTransaction(app.ctx, (trx) => renameList(trx, userId, request.params.id, name));
       return ok(reply, presentList(list));
     },
   );

@@ -1,0 +1,21 @@
+/** A v2 task as the service answers it, for the unit tests: "Quote" in Roadmap › To do, from one thread. */
+export const TASK = {
+  id: 'tsk_1',
+  content_type: 'task',
+  title: 'Quote',
+  notes: null,
+  board_id: 'brd_1',
+  board_name: 'Roadmap',
+  list_id: 'lst_1',
+  list_name: 'To do',
+  completed: false,
+  shade: 'none',
+  custom_fields: [],
+  due_at: null,
+  created_at: '2026-01-05T10:00:00.000Z',
+  thread_ids: ['18c2f0a1b2c3d4e5'],
+  contact_id: null,
+  deal: null,
+  assignee: null,
+  first_thread: null,
+};

@@ -1,0 +1,457 @@
+// `/boards/{id}`: lists as columns, tasks as cards in position order. Every change goes to the server,
+// which makes it through the domain (events and webhooks fire as for an API call); the page then shows
+// what the server answers and what the live feed says, never a guess of its own.
+import type {
+  ConsoleBoardList,
+  ConsoleBoardView,
+  ConsoleTaskPage,
+  CustomField,
+  Task,
+} from '@threadwork/shared/schemas';
+import { useState } from 'preact/hooks';
+import { type ApiError, call, useChanges, useResource } from '../api.ts';
+import { Failure, Loading, shadeLabel, Time } from './common.tsx';
+
+type Placement = { list_id: string; after_task_id: string | null };
+
+export function BoardPage({ id }: { id: string }) {
+  // A new or renamed list (or board) reloads the board; task changes reload only their lists (below).
+  const view = useResource<ConsoleBoardView>(
+    `boards/${encodeURIComponent(id)}`,
+    (change) => change.topic === 'board' && change.board_id === id,
+  );
+  const [error, setError] = useState<ApiError | null>(null);
+  const [status, setStatus] = useState('');
+
+  // A change on this board reloads only the lists it touched, as far as each had been loaded.
+  useChanges(
+    (change) => change.topic === 'task' && change.board_id === id,
+    (changes) => {
+      const lists = new Set<string>();
+      for (const change of changes) {
+        if (change.topic !== 'task') continue;
+        lists.add(change.list_id);
+        if (change.from_list_id) lists.add(change.from_list_id);
+      }
+      for (const listId of lists) void reloadList(listId);
+    },
+  );
+
+  async function reloadList(listId: string) {
+    const current = view.data?.lists.find((entry) => entry.list.id === listId);
+    if (!current) return view.reload();
+    const count = Math.max(50, current.tasks.length);
+    const page = await call<ConsoleTaskPage>(
+      'GET',
+      `lists/${encodeURIComponent(listId)}/tasks?count=${count}`,
+    );
+    view.setData((data) => ({
+      ...data,
+      lists: data.lists.map((entry) => (entry.list.id === listId ? { ...entry, ...page } : entry)),
+    }));
+  }
+
+  async function loadMore(listId: string) {
+    const current = view.data?.lists.find((entry) => entry.list.id === listId);
+    if (!current?.next_cursor) return;
+    const page = await call<ConsoleTaskPage>(
+      'GET',
+      `lists/${encodeURIComponent(listId)}/tasks?cursor=${encodeURIComponent(current.next_cursor)}`,
+    );
+    view.setData((data) => ({
+      ...data,
+      lists: data.lists.map((entry) =>
+        entry.list.id === listId
+          ? { ...entry, tasks: [...entry.tasks, ...page.tasks], next_cursor: page.next_cursor }
+          : entry,
+      ),
+    }));
+  }
+
+  /** Runs one change; on success the answer's lists reload at once (the live feed follows too). */
+  async function act(work: () => Promise<unknown>, done: string, lists: string[]) {
+    setError(null);
+    try {
+      await work();
+      setStatus(done);
+      await Promise.all([...new Set(lists)].map((listId) => reloadList(listId)));
+    } catch (failure) {
+      setError(failure as ApiError);
+    }
+  }
+
+  if (view.error && !view.data) return <Failure error={view.error} />;
+  if (!view.data) return <Loading />;
+  const { board, lists, custom_fields, shades } = view.data;
+
+  const place = async (task: Task, target: Placement) => {
+    await placeTask(task, target);
+    // The card may have been drawn anew in another list: keyboard focus follows it.
+    requestAnimationFrame(() =>
+      document
+        .querySelector<HTMLElement>(`[data-task-id="${CSS.escape(task.id)}"] [data-move-handle]`)
+        ?.focus(),
+    );
+  };
+
+  const placeTask = (task: Task, target: Placement) => {
+    const from = task.list_id!;
+    if (target.list_id === from) {
+      const body = target.after_task_id ? { after_task_id: target.after_task_id } : { position: 'top' };
+      return act(() => call('POST', `tasks/${task.id}/reorder`, body), `Moved “${task.title}”.`, [from]);
+    }
+    const body = target.after_task_id
+      ? { list_id: target.list_id, after_task_id: target.after_task_id }
+      : { list_id: target.list_id, position: 'top' };
+    const listName = lists.find((entry) => entry.list.id === target.list_id)?.list.name ?? '';
+    return act(() => call('POST', `tasks/${task.id}/move`, body), `Moved “${task.title}” to ${listName}.`, [
+      from,
+      target.list_id,
+    ]);
+  };
+
+  return (
+    <section class="board" data-testid="console-board" data-board-id={board.id}>
+      <div class="page-head">
+        <h1>{board.name}</h1>
+        <p class="muted">
+          {board.board_type} board · drag a card by its handle (⠿), or focus the handle and press the arrow
+          keys
+        </p>
+      </div>
+      {error && <Failure error={error} />}
+      <p class="visually-hidden" role="status" aria-live="polite">
+        {status}
+      </p>
+      <div class="columns">
+        {lists.map((entry, index) => (
+          <ListColumn
+            key={entry.list.id}
+            entry={entry}
+            left={lists[index - 1]?.list.id ?? null}
+            right={lists[index + 1]?.list.id ?? null}
+            lists={lists}
+            fields={custom_fields}
+            shades={shades}
+            onCreate={(title) =>
+              act(() => call('POST', 'tasks', { list_id: entry.list.id, title }), `Added “${title}”.`, [
+                entry.list.id,
+              ])
+            }
+            onComplete={(task) =>
+              act(
+                () => call('POST', `tasks/${task.id}/complete`, { completed: !task.completed }),
+                task.completed ? `Reopened “${task.title}”.` : `Completed “${task.title}”.`,
+                [entry.list.id],
+              )
+            }
+            onShade={(task, shade) =>
+              act(
+                () => call('PATCH', `tasks/${task.id}`, { shade }),
+                `Shade of “${task.title}”: ${shadeLabel(shade)}.`,
+                [entry.list.id],
+              )
+            }
+            onPlace={place}
+            onMore={() => loadMore(entry.list.id)}
+          />
+        ))}
+      </div>
+    </section>
+  );
+}
+
+interface ListProps {
+  entry: ConsoleBoardList;
+  left: string | null;
+  right: string | null;
+  lists: ConsoleBoardList[];
+  fields: CustomField[];
+  shades: string[];
+  onCreate(title: string): Promise<void>;
+  onComplete(task: Task): Promise<void>;
+  onShade(task: Task, shade: string): Promise<void>;
+  onPlace(task: Task, target: Placement): Promise<void>;
+  onMore(): Promise<void>;
+}
+
+const DRAG_TYPE = 'application/x-threadwork-task';
+/** The task being dragged (dataTransfer cannot be read during dragover). */
+let dragged: Task | null = null;
+
+function ListColumn(props: ListProps) {
+  const { entry, fields } = props;
+  const [title, setTitle] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [dropAfter, setDropAfter] = useState<string | null | undefined>(undefined);
+  const tasks = entry.tasks;
+  const headingId = `list-${entry.list.id}`;
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    const text = title.trim();
+    if (!text || busy) return;
+    setBusy(true);
+    await props.onCreate(text);
+    setBusy(false);
+    setTitle('');
+  }
+
+  /** Where a drop at this pointer height lands: after the last card above the pointer's middle. */
+  function afterAt(event: DragEvent): string | null {
+    const cards = [...(event.currentTarget as HTMLElement).querySelectorAll<HTMLElement>('[data-task-id]')];
+    let after: string | null = null;
+    for (const card of cards) {
+      const box = card.getBoundingClientRect();
+      if (event.clientY > box.top + box.height / 2) after = card.dataset['taskId'] ?? null;
+    }
+    return after;
+  }
+
+  function move(task: Task, key: string): boolean {
+    const index = tasks.findIndex((candidate) => candidate.id === task.id);
+    if (key === 'ArrowUp' && index > 0) {
+      void props.onPlace(task, { list_id: entry.list.id, after_task_id: tasks[index - 2]?.id ?? null });
+      return true;
+    }
+    if (key === 'ArrowDown' && index < tasks.length - 1) {
+      void props.onPlace(task, { list_id: entry.list.id, after_task_id: tasks[index + 1]!.id });
+      return true;
+    }
+    const target = key === 'ArrowLeft' ? props.left : key === 'ArrowRight' ? props.right : null;
+    if (target) {
+      void props.onPlace(task, { list_id: target, after_task_id: null });
+      return true;
+    }
+    return false;
+  }
+
+  return (
+    <section class="list" data-testid="console-list" data-list-id={entry.list.id} aria-labelledby={headingId}>
+      <h2 id={headingId}>
+        {entry.list.name}{' '}
+        <span class="count">
+          {tasks.length}
+          {entry.next_cursor ? '+' : ''}
+        </span>
+      </h2>
+      <form onSubmit={submit}>
+        <label class="visually-hidden" for={`new-${entry.list.id}`}>
+          New task in {entry.list.name}
+        </label>
+        <input
+          id={`new-${entry.list.id}`}
+          data-testid="console-new-task"
+          placeholder="+ Add a task (Enter)"
+          value={title}
+          disabled={busy}
+          onInput={(event) => setTitle((event.target as HTMLInputElement).value)}
+        />
+      </form>
+      <ol
+        class={`cards${dropAfter !== undefined ? ' dropping' : ''}`}
+        onDragOver={(event) => {
+          if (!dragged) return;
+          event.preventDefault();
+          setDropAfter(afterAt(event));
+        }}
+        onDragLeave={(event) => {
+          if (!(event.currentTarget as Node).contains(event.relatedTarget as Node | null))
+            setDropAfter(undefined);
+        }}
+        onDrop={(event) => {
+          event.preventDefault();
+          const task = dragged;
+          const after = afterAt(event);
+          setDropAfter(undefined);
+          dragged = null;
+          if (task && after !== task.id)
+            void props.onPlace(task, { list_id: entry.list.id, after_task_id: after });
+        }}
+      >
+        {tasks.map((task) => (
+          <Card
+            key={task.id}
+            task={task}
+            fields={fields}
+            shades={props.shades}
+            lists={props.lists}
+            dropBefore={dropAfter === null && task === tasks[0]}
+            dropAfter={dropAfter === task.id}
+            onComplete={() => props.onComplete(task)}
+            onShade={(shade) => props.onShade(task, shade)}
+            onMoveTo={(listId) => props.onPlace(task, { list_id: listId, after_task_id: null })}
+            onKey={(key) => move(task, key)}
+          />
+        ))}
+      </ol>
+      {tasks.length === 0 && <p class="muted empty">No tasks</p>}
+      {entry.next_cursor && (
+        <button type="button" class="more" onClick={() => props.onMore()}>
+          Show more tasks
+        </button>
+      )}
+    </section>
+  );
+}
+
+interface CardProps {
+  task: Task;
+  fields: CustomField[];
+  shades: string[];
+  lists: ConsoleBoardList[];
+  dropBefore: boolean;
+  dropAfter: boolean;
+  onComplete(): Promise<void>;
+  onShade(shade: string): Promise<void>;
+  onMoveTo(listId: string): Promise<void>;
+  onKey(key: string): boolean;
+}
+
+/** A custom value as a person reads it: option labels for option fields, the value otherwise. */
+export function fieldText(field: CustomField, value: unknown): string {
+  if (value === null || value === undefined || (Array.isArray(value) && value.length === 0)) return '';
+  if (field.options && Array.isArray(value)) {
+    return value
+      .map((id) => field.options?.find((option) => option.id === id)?.label ?? String(id))
+      .join(', ');
+  }
+  if (field.options && typeof value === 'string') {
+    return field.options.find((option) => option.id === value)?.label ?? value;
+  }
+  return String(value);
+}
+
+function Card(props: CardProps) {
+  const { task } = props;
+  // The state asked for while the server makes the change: shown (and the box disabled) until the
+  // answer's reload shows the task as it now is, or a failure shows it as it was.
+  const [asked, setAsked] = useState<boolean | null>(null);
+  async function toggle() {
+    setAsked(!task.completed);
+    await props.onComplete();
+    setAsked(null);
+  }
+  const shown = props.fields
+    .filter((field) => field.display_on_card)
+    .map((field) => ({
+      field,
+      text: fieldText(field, task.custom_fields.find((value) => value.field_id === field.id)?.value),
+    }))
+    .filter((entry) => entry.text !== '');
+  const titleId = `task-${task.id}`;
+  return (
+    <li
+      class={`card shade-${task.shade}${task.completed ? ' done' : ''}${props.dropBefore ? ' drop-before' : ''}${props.dropAfter ? ' drop-after' : ''}`}
+      data-testid="console-task"
+      data-task-id={task.id}
+      data-completed={String(task.completed)}
+      draggable
+      aria-labelledby={titleId}
+      onDragStart={(event) => {
+        dragged = task;
+        event.dataTransfer?.setData(DRAG_TYPE, task.id);
+        event.dataTransfer?.setData('text/plain', task.title);
+      }}
+      onDragEnd={() => {
+        dragged = null;
+      }}
+    >
+      <div class="card-top">
+        <button
+          type="button"
+          class="handle"
+          data-move-handle=""
+          aria-label={`Move ${task.title}`}
+          aria-keyshortcuts="ArrowUp ArrowDown ArrowLeft ArrowRight"
+          title="Drag, or focus and press the arrow keys (Up/Down: reorder, Left/Right: move to the next list)"
+          onKeyDown={(event) => {
+            if (event.altKey || event.ctrlKey || event.metaKey) return;
+            if (props.onKey(event.key)) event.preventDefault();
+          }}
+        >
+          ⠿
+        </button>
+        <input
+          type="checkbox"
+          checked={asked ?? task.completed}
+          disabled={asked !== null}
+          aria-label={task.completed ? `Reopen ${task.title}` : `Complete ${task.title}`}
+          onChange={() => void toggle()}
+        />
+        <a id={titleId} class="card-title" href={`/tasks/${encodeURIComponent(task.id)}`}>
+          {task.title}
+        </a>
+      </div>
+      <dl class="card-meta">
+        {task.shade !== 'none' && (
+          <div>
+            <dt>Shade</dt>
+            <dd>{shadeLabel(task.shade)}</dd>
+          </div>
+        )}
+        {task.assignee && (
+          <div>
+            <dt>Assignee</dt>
+            <dd>{task.assignee.name ?? task.assignee.email}</dd>
+          </div>
+        )}
+        {task.due_at && (
+          <div>
+            <dt>Due</dt>
+            <dd>
+              <Time value={task.due_at} />
+            </dd>
+          </div>
+        )}
+        {shown.map(({ field, text }) => (
+          <div key={field.id}>
+            <dt>{field.name}</dt>
+            <dd>{text}</dd>
+          </div>
+        ))}
+        {task.thread_ids.length > 0 && (
+          <div>
+            <dt>Threads</dt>
+            <dd>{task.thread_ids.length}</dd>
+          </div>
+        )}
+      </dl>
+      <details class="card-actions">
+        <summary>
+          Change<span class="visually-hidden"> {task.title}</span>
+        </summary>
+        <label>
+          Shade{' '}
+          <select
+            value={task.shade}
+            onChange={(event) => props.onShade((event.target as HTMLSelectElement).value)}
+          >
+            {props.shades.map((shade) => (
+              <option value={shade}>{shadeLabel(shade)}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Move to{' '}
+          <select
+            value={task.list_id ?? ''}
+            onChange={(event) => props.onMoveTo((event.target as HTMLSelectElement).value)}
+          >
+            {props.lists.map((entry) => (
+              <option value={entry.list.id}>{entry.list.name}</option>
+            ))}
+          </select>
+        </label>
+        <span class="buttons">
+          <button type="button" onClick={() => props.onKey('ArrowUp')}>
+            Up
+          </button>
+          <button type="button" onClick={() => props.onKey('ArrowDown')}>
+            Down
+          </button>
+        </span>
+      </details>
+    </li>
+  );
+}

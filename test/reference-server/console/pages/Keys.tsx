@@ -1,0 +1,174 @@
+// `/keys`: the user's API keys with their scopes; create (any scope: opt-in ones are marked and never
+// preselected) and revoke, for both kinds. A new key's secret is shown once, here, and never again.
+import type { ApiKey, ConsoleKeys, CreatedApiKey } from '@threadwork/shared/schemas';
+import { useState } from 'preact/hooks';
+import { call, useAction, useResource } from '../api.ts';
+import { Failure, Loading, Time } from './common.tsx';
+
+export function KeysPage() {
+  const view = useResource<ConsoleKeys>('keys', (change) => change.topic === 'keys');
+  if (view.error && !view.data) return <Failure error={view.error} />;
+  if (!view.data) return <Loading />;
+  return (
+    <section>
+      <div class="page-head">
+        <h1>API keys</h1>
+      </div>
+      <NewKey catalogue={view.data} onCreated={view.reload} />
+      <h2>Your keys</h2>
+      {view.data.keys.length === 0 ? (
+        <p class="muted">No keys.</p>
+      ) : (
+        <table class="keys">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Type</th>
+              <th scope="col">Scopes</th>
+              <th scope="col">Created</th>
+              <th scope="col">
+                <span class="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {view.data.keys.map((key) => (
+              <KeyRow key={key.id} apiKey={key} optIn={view.data!.opt_in_scopes} onRevoked={view.reload} />
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+function KeyRow({ apiKey, optIn, onRevoked }: { apiKey: ApiKey; optIn: string[]; onRevoked(): void }) {
+  const [confirming, setConfirming] = useState(false);
+  const { error, run } = useAction();
+  async function revoke() {
+    if (!confirming) return setConfirming(true);
+    if (await run(() => call('DELETE', `keys/${encodeURIComponent(apiKey.id)}`))) onRevoked();
+  }
+  return (
+    <tr data-testid="console-key" data-key-id={apiKey.id}>
+      <th scope="row">
+        {apiKey.name}
+        {apiKey.api_key && (
+          <div class="muted small">
+            api key <code>{apiKey.api_key}</code>
+          </div>
+        )}
+      </th>
+      <td>{apiKey.type}</td>
+      <td class="scopes">
+        {apiKey.scopes.map((scope) => (
+          <span class={`chip${optIn.includes(scope) ? ' opt-in' : ''}`}>{scope}</span>
+        ))}
+      </td>
+      <td>
+        <Time value={apiKey.created_at} />
+      </td>
+      <td>
+        <button
+          type="button"
+          class={confirming ? 'danger' : ''}
+          onClick={revoke}
+          onBlur={() => setConfirming(false)}
+        >
+          {confirming ? 'Confirm revoke' : 'Revoke'}
+          <span class="visually-hidden"> {apiKey.name}</span>
+        </button>
+        {error && <Failure error={error} />}
+      </td>
+    </tr>
+  );
+}
+
+function NewKey({ catalogue, onCreated }: { catalogue: ConsoleKeys; onCreated(): void }) {
+  const [name, setName] = useState('');
+  const [type, setType] = useState<'v2' | 'legacy'>('v2');
+  const [scopes, setScopes] = useState<string[]>(catalogue.default_scopes);
+  const [created, setCreated] = useState<CreatedApiKey | null>(null);
+  const { busy, error, run } = useAction();
+
+  async function submit(event: Event) {
+    event.preventDefault();
+    const key = await run(() => call<CreatedApiKey>('POST', 'keys', { name: name.trim(), type, scopes }));
+    if (!key) return;
+    setCreated(key);
+    setName('');
+    onCreated();
+  }
+
+  const toggle = (scope: string) =>
+    setScopes((current) =>
+      current.includes(scope) ? current.filter((s) => s !== scope) : [...current, scope],
+    );
+
+  return (
+    <form class="new-key" onSubmit={submit} aria-labelledby="new-key">
+      <h2 id="new-key">Create a key</h2>
+      <div class="form-row">
+        <label for="key-name">Name</label>
+        <input
+          id="key-name"
+          required
+          value={name}
+          onInput={(event) => setName((event.target as HTMLInputElement).value)}
+        />
+      </div>
+      <fieldset class="form-row">
+        <legend>Type</legend>
+        <label>
+          <input type="radio" name="key-type" checked={type === 'v2'} onChange={() => setType('v2')} /> v2
+          bearer key
+        </label>
+        <label>
+          <input
+            type="radio"
+            name="key-type"
+            checked={type === 'legacy'}
+            onChange={() => setType('legacy')}
+          />{' '}
+          legacy key and secret (v1, the Zapier app, the extension)
+        </label>
+      </fieldset>
+      <fieldset class="scope-grid">
+        <legend>Scopes</legend>
+        {catalogue.scopes.map((scope) => {
+          const optIn = catalogue.opt_in_scopes.includes(scope);
+          return (
+            <label class={optIn ? 'opt-in' : ''}>
+              <input type="checkbox" checked={scopes.includes(scope)} onChange={() => toggle(scope)} />{' '}
+              {scope}
+              {optIn && <span class="chip opt-in">opt-in</span>}
+            </label>
+          );
+        })}
+      </fieldset>
+      <p class="muted small">Opt-in scopes are never granted by default: tick them to grant them.</p>
+      <button type="submit" disabled={busy || name.trim() === '' || scopes.length === 0}>
+        Create key
+      </button>
+      {error && <Failure error={error} />}
+      {created && (
+        <div class="created" role="status">
+          <p>Key “{created.name}” created. Copy its secret now: it is shown this once.</p>
+          {created.api_key && (
+            <p>
+              <label for="created-key">API key</label>
+              <input id="created-key" readOnly value={created.api_key} />
+            </p>
+          )}
+          <p>
+            <label for="created-secret">{created.type === 'legacy' ? 'API secret' : 'Secret'}</label>
+            <input id="created-secret" readOnly value={created.secret ?? created.api_secret ?? ''} />
+          </p>
+          <button type="button" onClick={() => setCreated(null)}>
+            Done
+          </button>
+        </div>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,98 @@
+// The console's routes (`--console` only; docs/console.md). Registering them is all that happens at
+// start: the pages' API (api.ts) and the browser bundle (bundle.ts) load on the first console request.
+// The console acts as a user without a sign-in, so every console route answers loopback clients only,
+// addressed by a loopback name (a DNS-rebound page reaches 127.0.0.1 under a foreign Host), and a write
+// must come from a page of the console itself (Origin); anyone else gets 403 in the error envelope.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceError } from '../domain/errors.ts';
+import { isLoopbackHost } from '../domain/webhook-targets.ts';
+
+/** The console's pages, as the browser's router knows them too (console/router.ts). */
+export const CONSOLE_PAGES = [
+  '/boards/:id',
+  '/tasks/:id',
+  '/mail',
+  '/mail/:id',
+  '/deliveries',
+  '/keys',
+] as const;
+export const CONSOLE_API_PREFIX = '/_console/api/';
+export const CONSOLE_ASSETS_PREFIX = '/_console/assets/';
+export const CONSOLE_EVENTS_PATH = '/_console/events';
+
+function isLoopbackAddress(address: string | undefined): boolean {
+  if (address === undefined) return false;
+  const plain = address.startsWith('::ffff:') ? address.slice(7) : address;
+  return plain === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(plain);
+}
+
+function hostnameOf(authority: string): string | null {
+  try {
+    return new URL(`http://${authority}`).hostname;
+  } catch {
+    return null;
+  }
+}
+
+/** 403 unless a loopback client asked for a loopback name; writes also need the console's own Origin. */
+export function guardConsole(request: FastifyRequest): void {
+  const refuse = (why: string) => {
+    throw new ServiceError('forbidden', `the console answers only on this machine: ${why}`);
+  };
+  if (!isLoopbackAddress(request.socket.remoteAddress)) refuse('the request did not come from loopback');
+  const host = hostnameOf(request.headers.host ?? '');
+  if (host === null || !isLoopbackHost(host)) refuse('the Host header is not a loopback name');
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    const origin = request.headers.origin;
+    if (origin !== undefined && origin !== `http://${request.headers.host}`) {
+      refuse('a write must come from a console page');
+    }
+  }
+}
+
+/** Whether a request for `/` asks for a page (a browser) rather than JSON (the API roots answer). */
+export function wantsPage(request: FastifyRequest): boolean {
+  return (request.headers.accept ?? '').includes('text/html');
+}
+
+type ConsoleApi = typeof import('./api.ts');
+let api: Promise<ConsoleApi> | undefined;
+const loadApi = () => {
+  api ??= import('./api.ts');
+  return api;
+};
+
+/** Serves a console page (the app's shell; the browser's router draws the page). */
+export async function servePage(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  guardConsole(request);
+  return (await loadApi()).sendShell(reply);
+}
+
+export async function consoleRoutes(app: FastifyInstance): Promise<void> {
+  if (!app.ctx.consoleUser) return;
+  for (const url of CONSOLE_PAGES) app.get(url, servePage);
+  app.get(
+    `${CONSOLE_ASSETS_PREFIX}:name`,
+    async (request: FastifyRequest<{ Params: { name: string } }>, reply) => {
+      guardConsole(request);
+      return (await loadApi()).sendAsset(reply, request.params.name);
+    },
+  );
+  // An event stream never ends on its own: the server's shutdown ends them, or it would wait forever.
+  const streams = new Set<() => void>();
+  app.addHook('preClose', async () => {
+    for (const end of [...streams]) end();
+  });
+  app.get(CONSOLE_EVENTS_PATH, async (request, reply) => {
+    guardConsole(request);
+    (await loadApi()).streamChanges(app, request, reply, streams);
+  });
+  app.route({
+    method: ['GET', 'POST', 'PATCH', 'DELETE'],
+    url: `${CONSOLE_API_PREFIX}*`,
+    handler: async (request, reply) => {
+      guardConsole(request);
+      return (await loadApi()).handleApi(app, request, reply);
+    },
+  });
+}
