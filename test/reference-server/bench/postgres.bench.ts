@@ -4,15 +4,20 @@
  * (autocannon, 20 connections in all): GET /v2/tasks (50 tasks) and POST /v2/tasks (Idempotency-Key)
  * on PostgreSQL with one server process and with two processes sharing the database (the connections
  * split between them), as ratios to the same server on its SQLite file and to the faster of the two
- * peers (Prism, json-server). Then spawn to ready on PostgreSQL, on an empty database (migrations run)
- * and on one already migrated, beside spawn to ready on SQLite (`--db :memory:`).
+ * peers (Prism, json-server). Then what the write locks cost (docs/postgresql.md): creates spread over
+ * 20 lists against creates all on one list, on one process and on two. Then spawn to ready on
+ * PostgreSQL, on an empty database (migrations run) and on one already migrated, beside spawn to ready
+ * on SQLite (`--db :memory:`).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import autocannon from 'autocannon';
 import pg from 'pg';
 import { report, summarise } from '../../../scripts/bench-kit.ts';
-import { CREATE_TASK, LIST_TASKS, measure, startPeers, writeSeedFile } from './peers/load.ts';
+import { BENCH_KEY, benchSeed } from './peers/fixtures.ts';
+import { CONNECTIONS, CREATE_TASK, LIST_TASKS, measure, startPeers, writeSeedFile } from './peers/load.ts';
 import { type RunningServer, startProcess } from './peers/processes.ts';
 
 const adminUrl = process.env.THREADWORK_BENCH_POSTGRES_URL ?? process.env.THREADWORK_TEST_POSTGRES_URL;
@@ -60,6 +65,41 @@ async function dropDatabases(): Promise<void> {
     );
     for (const { datname } of rows) await client.query(`drop database if exists "${datname}" with (force)`);
   });
+}
+
+/** Lists the lock measurement spreads its creates over. */
+const LANES = 20;
+
+/** Keyed creates per second on `origins`, each request on one of `lists` in turn. */
+async function createsOn(
+  origins: readonly string[],
+  lists: readonly string[],
+  seconds: number,
+): Promise<number> {
+  let next = 0;
+  const results = await Promise.all(
+    origins.map((origin) =>
+      autocannon({
+        url: `${origin}/v2/tasks`,
+        connections: Math.max(1, Math.round(CONNECTIONS / origins.length)),
+        duration: seconds,
+        method: 'POST',
+        headers: { authorization: `Bearer ${BENCH_KEY}`, 'content-type': 'application/json' },
+        requests: [
+          {
+            setupRequest: (request) => ({
+              ...request,
+              headers: { ...request.headers, 'idempotency-key': randomUUID() },
+              body: JSON.stringify({ list_id: lists[next++ % lists.length], title: 'Lock benchmark' }),
+            }),
+          },
+        ],
+      }),
+    ),
+  );
+  const failed = results.reduce((sum, result) => sum + result.non2xx + result.errors, 0);
+  if (failed > 0) console.log(`  note: ${failed} non-2xx/errors on the lock measurement`);
+  return results.reduce((sum, result) => sum + result.requests.average, 0);
 }
 
 const node = process.execPath;
@@ -128,6 +168,45 @@ try {
         ...(name === 'postgres, 2 processes' ? { context } : {}),
       });
     }
+  }
+  await Promise.all(started.splice(0).map((server) => server.stop()));
+
+  // The locks: keyed creates spread over LANES lists, against the same number all on one list.
+  const lanesSeed = benchSeed();
+  const lanes = Array.from({ length: LANES }, (_, index) => `lst_lane_${index}`);
+  lanesSeed.boards[0]!.lists.push(...lanes.map((id) => ({ id, name: id })));
+  const lanesFile = join(work, 'lanes-seed.json');
+  writeFileSync(lanesFile, JSON.stringify(lanesSeed));
+  const lanesUrl = await createDatabase();
+  const lanesA = await startOn(['--seed', lanesFile], lanesUrl);
+  const lanesB = await startOn([], lanesUrl);
+  started.push(lanesA, lanesB);
+  const spreads = { 'one list': [lanes[0]!], [`${LANES} lists`]: lanes };
+  for (const [name, origins] of [
+    ['1 process', [lanesA.origin]],
+    ['2 processes', [lanesA.origin, lanesB.origin]],
+  ] as const) {
+    const samples: Record<string, number[]> = { 'one list': [], [`${LANES} lists`]: [] };
+    for (const lists of Object.values(spreads)) await createsOn(origins, lists, 1); // warm-up
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [spread, lists] of Object.entries(spreads)) {
+        samples[spread]!.push(await createsOn(origins, lists, SECONDS / ROUNDS));
+      }
+    }
+    const rounds = Array.from({ length: ROUNDS }, (_, round) => round);
+    report({
+      name: `POST /v2/tasks on PostgreSQL, ${name}: ${LANES} lists / one list`,
+      value: summarise(
+        rounds.map((round) => samples[`${LANES} lists`]![round]! / samples['one list']![round]!),
+      ).median,
+      unit: 'x',
+      context: Object.fromEntries(
+        Object.entries(samples).map(([spread, values]) => [
+          `${spread} req/s`,
+          Math.round(summarise(values).median),
+        ]),
+      ),
+    });
   }
   await Promise.all(started.splice(0).map((server) => server.stop()));
 

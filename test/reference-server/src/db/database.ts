@@ -6,6 +6,8 @@ import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresAdapter, PostgresDialect, sql, type Transaction } from 'kysely';
 import { Migrator } from 'kysely/migration';
+import { announcement, listenForChanges, noteChange } from './changes.ts';
+import { COMMIT, deferredCommit, finishDeferred } from './deferred-commit.ts';
 import { type GroupCommit, GroupCommitSqliteDialect, groupCommitOf } from './group-commit.ts';
 import type { DialectName } from './migrations/columns.ts';
 import { migrationProvider } from './migrations/index.ts';
@@ -65,39 +67,129 @@ export function isShared(executor: Executor): boolean {
   return executor.getExecutor().adapter instanceof PostgresAdapter;
 }
 
-/** How often a transaction that PostgreSQL aborted as a deadlock victim is run again before it fails. */
+/**
+ * Statements sent to each database so far, per database (see `databaseKey`): on PostgreSQL each is a
+ * network round trip (`begin` and `commit` included). Tests and benchmarks read it to count what a
+ * request costs (test/round-trips.test.ts); counting is one increment per statement.
+ */
+const statementCounters = new WeakMap<object, { count: number }>();
+
+/** How many statements this database has been sent so far (by this process). */
+export function statementCount(executor: Executor): number {
+  return statementCounters.get(databaseKey(executor))?.count ?? 0;
+}
+
+/** How often a transaction that lost a race (see `isRaceLost`) is run again before it fails. */
 const MAX_TRANSACTION_RUNS = 5;
 
-/** The advisory lock every write transaction takes on PostgreSQL (an arbitrary constant of ours). */
-const WRITE_LOCK = 0x7477_7772; // "twwr"
+/**
+ * The advisory lock (an arbitrary constant of ours) that tells the two kinds of write transaction apart
+ * on PostgreSQL: a row-locking one holds it shared, any other exclusively (see `transact`).
+ */
+export const WRITE_LOCK = 0x7477_7772; // "twwr"
 
 /**
- * Runs `work` in one transaction, as if no other write transaction ran at the same time. On SQLite that
- * is simply so (one process, one writer). On PostgreSQL, where other connections and other processes
- * write at once, every such transaction first takes one transaction-scoped advisory lock, so they run
- * one after another across all processes, each seeing everything committed before it (READ COMMITTED
- * reads the latest data at every statement): the domain's read-then-write steps (the next position in
- * a list, say) stay correct without knowing about other writers. Reads need no lock. SERIALIZABLE
- * with retries was tried first: on tables this small PostgreSQL's predicate locks cover whole tables,
- * so concurrent creates aborted each other until the retries ran out. A transaction chosen as a
- * deadlock victim (it met a row the delivery worker holds) is run again. `work` must have no effect
- * outside the transaction.
+ * How a write transaction keeps out of other writers' way on PostgreSQL (docs/postgresql.md):
+ * - `rows`: the work locks each row it reads to decide (`forUpdateOn`), lists before tasks, so writes
+ *   that touch different rows run at the same time, in one process and across processes;
+ * - `everything`: the work runs alone, as if no other write transaction ran (the rare writes that
+ *   change who may see what: teams, boards, keys, subscriptions, custom field definitions, mail).
+ * Each takes the same advisory lock first, shared or exclusive, so an `everything` transaction waits
+ * for every running `rows` one and they for it.
+ */
+export type Locking = 'rows' | 'everything';
+
+/**
+ * Runs `work` in one transaction, as if no other write transaction changed what it reads to decide. On
+ * SQLite that is simply so (one process, one writer). On PostgreSQL, where other connections and other
+ * processes write at once, the transaction first takes the write lock (see `Locking`), in the same
+ * round trip as its `begin`; READ COMMITTED then reads the latest committed data at every statement,
+ * so a row locked with `forUpdateOn` is read as it stands once the lock is held. A transaction that
+ * lost a race (a deadlock, or a serialization failure; `raceLost` for one the work detects itself) is
+ * run again, a bounded number of times. `work` must have no effect outside the transaction.
+ * (SERIALIZABLE with retries was tried first: on tables this small PostgreSQL's predicate locks
+ * cover whole tables, so concurrent creates aborted each other until the retries ran out.)
  */
 export async function transact<T>(
   db: Kysely<Database>,
   work: (tx: Transaction<Database>) => Promise<T>,
+  locking: Locking = 'everything',
 ): Promise<T> {
   if (!isShared(db)) return db.transaction().execute(work);
-  for (let run = 1; ; run++) {
-    try {
-      return await db.transaction().execute(async (tx) => {
-        await sql`select pg_advisory_xact_lock(${sql.lit(WRITE_LOCK)})`.execute(tx);
-        return work(tx);
-      });
-    } catch (error) {
-      if (run >= MAX_TRANSACTION_RUNS || !isRaceLost(error)) throw error;
+  // One round trip with `begin` (see openPostgres): the lock, the announcement of a change to every
+  // process's caches (sent at commit only), and then, under the lock, what `readAtBegin` asked for.
+  const lock = `select ${locking === 'rows' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock'}(${WRITE_LOCK}), ${announcement('data')}`;
+  const reads = [...beginReads].map(([column, expression]) => `${expression} as "${column}"`);
+  const opening = sql.raw<Record<string, unknown>>(
+    reads.length === 0 ? lock : `${lock}; select ${reads.join(', ')}`,
+  );
+  const begin = async (tx: Transaction<Database>) => {
+    const { rows } = await opening.execute(tx);
+    if (reads.length > 0) beginReadsOf.set(tx, rows[0] ?? {});
+  };
+  const deferred = deferredCommit();
+  // A request holding an Idempotency-Key: the transaction stays open for its answer (deferred-commit.ts).
+  // A second write transaction of the same request commits the first and runs as usual.
+  if (deferred?.open !== undefined) await finishDeferred(deferred, sql`select 1`.compile(db));
+  if (deferred?.wanted) {
+    for (let run = 1; ; run++) {
+      const tx = await db.startTransaction().execute();
+      try {
+        await begin(tx);
+        const result = await work(tx);
+        deferred.open = tx;
+        deferred.afterwards.push(() => noteChange(db, 'data'));
+        return result;
+      } catch (error) {
+        await tx
+          .rollback()
+          .execute()
+          .catch(() => {});
+        if (run >= MAX_TRANSACTION_RUNS || !isRaceLost(error)) {
+          noteChange(db, 'data');
+          throw error;
+        }
+      }
     }
   }
+  try {
+    for (let run = 1; ; run++) {
+      try {
+        return await db.transaction().execute(async (tx) => {
+          await begin(tx);
+          return work(tx);
+        });
+      } catch (error) {
+        if (run >= MAX_TRANSACTION_RUNS || !isRaceLost(error)) throw error;
+      }
+    }
+  } finally {
+    // Committed or not, what this process's caches hold may be stale (other processes hear of it at commit).
+    noteChange(db, 'data');
+  }
+}
+
+/** Column name → SQL expression: read by every PostgreSQL write transaction once it holds its lock. */
+const beginReads = new Map<string, string>();
+const beginReadsOf = new WeakMap<Executor, Record<string, unknown>>();
+
+/**
+ * Asks every write transaction on PostgreSQL to read `expression` (SQL, no parameters) in the round
+ * trip that begins it, right after taking its lock: for facts nearly every write needs and no cache
+ * could keep exactly (whether anyone subscribes to events, say). Call at module load.
+ */
+export function readAtBegin(column: string, expression: string): void {
+  beginReads.set(column, expression);
+}
+
+/** What `readAtBegin` read for this transaction (undefined outside one, and on SQLite). */
+export function readAtBeginOf(tx: Executor): Record<string, unknown> | undefined {
+  return beginReadsOf.get(tx);
+}
+
+/** An error that makes `transact` run the transaction again, as a deadlock would. */
+export function raceLost(message: string): Error {
+  return Object.assign(new Error(message), { code: '40001' });
 }
 
 /** serialization_failure, deadlock_detected (SQLSTATE 40001, 40P01). */
@@ -205,7 +297,11 @@ function openSqlite(path: string, image?: Buffer): DatabaseHandle {
   // temporary files: a third of the time of an insert.
   sqlite.pragma('temp_store = MEMORY');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new GroupCommitSqliteDialect(withStatementCache(sqlite)) });
+  const counter = { count: 0 };
+  const db = new Kysely<Database>({
+    dialect: new GroupCommitSqliteDialect(withStatementCache(sqlite, counter)),
+  });
+  statementCounters.set(databaseKey(db), counter);
   return { db, dialect: 'sqlite', close: () => db.destroy(), image: () => sqlite.serialize() };
 }
 
@@ -214,10 +310,12 @@ function openSqlite(path: string, image?: Buffer): DatabaseHandle {
  * statements are kept by SQL text (a few hundred distinct texts at most). None is ever left busy: the
  * driver reads every result whole (it offers no streaming).
  */
-function withStatementCache(sqlite: SqliteDatabase.Database, capacity = 500) {
+function withStatementCache(sqlite: SqliteDatabase.Database, counter: { count: number }, capacity = 500) {
   const statements = new Map<string, SqliteDatabase.Statement>();
   return {
+    // Called once per statement run (see group-commit.ts), so it also counts them.
     prepare(text: string): SqliteDatabase.Statement {
+      counter.count++;
       const cached = statements.get(text);
       if (cached !== undefined) return cached;
       const statement = sqlite.prepare(text);
@@ -265,9 +363,15 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
   // query). Names are per SQL text, the same on every connection; bounded, since `in` lists of every
   // length make new texts (those beyond the bound are parsed each time, as unnamed statements are).
   const names = new Map<string, string>();
+  const counter = { count: 0 };
   pool.on('connect', (client) => {
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-    client.query = ((text: unknown, values?: unknown, callback?: unknown) => {
+    // A `begin` waits to travel with the transaction's first statement when that has no parameters (the
+    // write lock, see `transact`): one round trip for both, answered with the statement's result.
+    let beginWaiting = false;
+    let commitSent = false;
+    const send = (text: unknown, values?: unknown, callback?: unknown) => {
+      counter.count++;
       if (typeof text !== 'string' || !Array.isArray(values) || values.length === 0) {
         return query(text, values, callback);
       }
@@ -277,6 +381,35 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
         names.set(text, name);
       }
       return query(name === undefined ? { text, values } : { name, text, values }, callback);
+    };
+    client.query = ((text: unknown, values?: unknown, callback?: unknown) => {
+      if (callback !== undefined || typeof text !== 'string' || typeof values === 'function') {
+        return send(text, values, callback);
+      }
+      const bare = !Array.isArray(values) || values.length === 0;
+      if (bare && commitSent && (text === 'commit' || text === 'rollback')) {
+        commitSent = false;
+        if (text === 'commit') return Promise.resolve({ command: 'COMMIT', rowCount: null, rows: [] });
+      }
+      // A statement that carries its transaction's commit (see deferred-commit.ts).
+      if (bare && text.endsWith(`;${COMMIT}`)) commitSent = true;
+      if (text === 'begin' && bare && !beginWaiting) {
+        beginWaiting = true;
+        return Promise.resolve({ command: 'BEGIN', rowCount: null, rows: [] });
+      }
+      // A text of several statements answers with the last one's result.
+      const last = (result: unknown) => (Array.isArray(result) ? result.at(-1) : result);
+      if (!beginWaiting)
+        return bare ? (send(text, values) as Promise<unknown>).then(last) : send(text, values);
+      beginWaiting = false;
+      // A transaction that ends before its first statement never needs to begin.
+      if (bare && (text === 'commit' || text === 'rollback')) {
+        return Promise.resolve({ command: text.toUpperCase(), rowCount: null, rows: [] });
+      }
+      if (bare) {
+        return (send(`begin;${text}`, values) as Promise<unknown>).then(last);
+      }
+      return (send('begin') as Promise<unknown>).then(() => send(text, values));
     }) as typeof client.query;
   });
   // A pool reports errors of idle connections (the server restarting, say) here; unhandled, they
@@ -285,7 +418,25 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
     process.stderr.write(`threadwork server: database connection: ${error.message}\n`);
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  statementCounters.set(databaseKey(db), counter);
+  // The listening connection's queries (see changes.ts `caughtUp`) are round trips too: counted.
+  const stopListening = listenForChanges(db, () => {
+    const client = new pg.Client({ connectionString: url });
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    client.query = ((...args: unknown[]) => {
+      counter.count++;
+      return query(...args);
+    }) as typeof client.query;
+    return client;
+  });
+  return {
+    db,
+    dialect: 'postgres',
+    close: async () => {
+      await stopListening();
+      await db.destroy();
+    },
+  };
 }
 
 async function migrateToLatest(handle: DatabaseHandle): Promise<void> {

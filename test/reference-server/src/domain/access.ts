@@ -1,6 +1,6 @@
 // Who may see what, and the one paid check every gated endpoint uses.
 import { PAID_STATUSES, type SubscriptionSummary } from '@threadwork/shared/schemas';
-import type { Executor } from '../db/database.ts';
+import { type Executor, isShared } from '../db/database.ts';
 import { prepareQuery, textParam } from '../db/prepared.ts';
 import type { BoardsTable } from '../db/schema.ts';
 import { notFound, ServiceError } from './errors.ts';
@@ -122,7 +122,16 @@ const selectBoardAccess = prepareQuery((db: Executor, userId: string, boardId: s
 
 /** The list and its board's access columns, in one query. */
 const selectListAccess = prepareQuery((db: Executor, userId: string, listId: string) =>
-  db
+  listAccessQuery(db, userId, listId),
+);
+
+/** The same, locking the list row (see `requireList`). */
+const selectListAccessForUpdate = prepareQuery((db: Executor, userId: string, listId: string) =>
+  listAccessQuery(db, userId, listId).$if(isShared(db), (query) => query.forUpdate('lists')),
+);
+
+function listAccessQuery(db: Executor, userId: string, listId: string) {
+  return db
     .selectFrom('lists')
     .innerJoin('boards', 'boards.id', 'lists.board_id')
     .leftJoin('team_members', (join) =>
@@ -137,8 +146,8 @@ const selectListAccess = prepareQuery((db: Executor, userId: string, listId: str
       'lists.name as list_name',
       'lists.position as list_position',
     ])
-    .where('lists.id', '=', textParam(listId)),
-);
+    .where('lists.id', '=', textParam(listId));
+}
 
 /**
  * What decides whether a user reaches a board: its team (null for a personal board) and owner, whether
@@ -200,9 +209,19 @@ export async function requireBoard(db: Executor, userId: string, boardId: string
   return board;
 }
 
-/** A list on a board the user may see (same gate as the board). One query. */
-export async function requireList(db: Executor, userId: string, listId: string): Promise<ListAccess> {
-  const row = await selectListAccess.executeTakeFirst(db, userId, listId);
+/**
+ * A list on a board the user may see (same gate as the board). One query. With `lock`, a write that
+ * adds tasks to the list or reorders it holds the list row until it commits (PostgreSQL; see
+ * docs/postgresql.md): the list's positions are then its alone to read and change.
+ */
+export async function requireList(
+  db: Executor,
+  userId: string,
+  listId: string,
+  lock?: 'lock',
+): Promise<ListAccess> {
+  const query = lock === 'lock' ? selectListAccessForUpdate : selectListAccess;
+  const row = await query.executeTakeFirst(db, userId, listId);
   // The board's id must not leak through a list id the caller cannot see.
   const board = row && boardAccessOf(row, userId);
   if (!board) throw notFound('list', listId);

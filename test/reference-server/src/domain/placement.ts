@@ -4,6 +4,7 @@
 // single statement. Archived tasks keep their slot, so positions stay unique within a list; indexes
 // (`position_index`) are counted among the tasks that are not archived.
 import type { Position } from '@threadwork/shared/schemas';
+import { type RawBuilder, sql } from 'kysely';
 import type { Executor } from '../db/database.ts';
 import { prepareQuery, textParam } from '../db/prepared.ts';
 import { requireList } from './access.ts';
@@ -33,6 +34,17 @@ const bottomPosition = prepareQuery((db: Executor, listId: string) =>
     .select((eb) => eb.fn.max('position').as('position'))
     .where('list_id', '=', textParam(listId)),
 );
+
+/**
+ * The same slot as `edgePosition`, as an SQL expression for the statement that places the task: read
+ * and used in one statement, so a create costs no round trip for it (the list is locked: see
+ * requireList).
+ */
+export function edgePositionSql(listId: string, edge: Position): RawBuilder<number> {
+  return edge === 'top'
+    ? sql<number>`(select coalesce(min(position) - 1, 0) from tasks where list_id = ${textParam(listId)})`
+    : sql<number>`(select coalesce(max(position) + 1, 0) from tasks where list_id = ${textParam(listId)})`;
+}
 
 /** The slot above every task of the list (`top`) or below every one (`bottom`): one index probe. */
 export async function edgePosition(db: Executor, listId: string, edge: Position): Promise<number> {

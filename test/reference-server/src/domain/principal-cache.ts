@@ -4,8 +4,12 @@
 //   principal once the write has run (committed or not);
 // - a principal read from the database is cached only if no credential change began since the read
 //   began (`credentialGeneration`), so a read racing a revocation cannot put the revoked key back.
-// On a shared database (PostgreSQL) another process may revoke a key, so nothing is cached there.
-import { type Executor, isShared, perDatabase } from '../db/database.ts';
+// On a shared database (PostgreSQL) another process may revoke a key: `changeCredentials` announces
+// its change to every process, and a process forgets every cached principal when it hears of one
+// (db/changes.ts); while it cannot hear, nothing is cached.
+import { announceChange, cachesUsable, caughtUp, changeCount } from '../db/changes.ts';
+import { type Executor, perDatabase } from '../db/database.ts';
+import { afterCommit } from '../db/deferred-commit.ts';
 import type { Principal } from './principal.ts';
 
 /** A safety net only: a cached principal is re-read at least this often. */
@@ -27,20 +31,49 @@ interface PrincipalCache {
   entries: Map<string, Entry>;
   /** Grows whenever credentials may have changed. */
   generation: number;
+  /** The credential changes heard of (`changeCount`) when the entries were last forgotten. */
+  heard: number;
 }
 
-const cacheOf = perDatabase((): PrincipalCache => ({ entries: new Map(), generation: 0 }));
+const cacheOfDatabase = perDatabase((): PrincipalCache => ({ entries: new Map(), generation: 0, heard: 0 }));
+
+/** The cache, emptied first if another process changed credentials since it was last looked at. */
+function cacheOf(db: Executor): PrincipalCache {
+  const cache = cacheOfDatabase(db);
+  const heard = changeCount(db, 'credentials');
+  if (cache.heard !== heard) {
+    cache.heard = heard;
+    cache.generation++;
+    cache.entries.clear();
+  }
+  return cache;
+}
 
 /** The principal cached under `credential` (a key digest or a session token, each with its own prefix). */
 export function cachedPrincipal(db: Executor, credential: string): CachedPrincipal | undefined {
   const { entries } = cacheOf(db);
   const entry = entries.get(credential);
-  if (entry === undefined) return undefined;
+  if (entry === undefined || !cachesUsable(db)) return undefined;
   if (entry.staleAt <= Date.now()) {
     entries.delete(credential);
     return undefined;
   }
   return entry;
+}
+
+/**
+ * The principal cached under `credential`, for a request (any object that stands for it): on
+ * PostgreSQL only once every credential change committed before the request arrived has been heard.
+ */
+export async function knownPrincipal(
+  db: Executor,
+  credential: string,
+  request: object,
+): Promise<CachedPrincipal | undefined> {
+  if (cachedPrincipal(db, credential) === undefined) return undefined;
+  const heard = caughtUp(db, request);
+  if (heard !== true && !(await heard)) return undefined;
+  return cachedPrincipal(db, credential);
 }
 
 /** Taken before reading a principal from the database, and handed back to `cachePrincipal`. */
@@ -59,7 +92,7 @@ export function cachePrincipal(
   readAt: number,
   expiresAt: number | null = null,
 ): void {
-  if (isShared(db)) return;
+  if (!cachesUsable(db)) return;
   const cache = cacheOf(db);
   if (cache.generation !== readAt) return;
   const { entries } = cache;
@@ -77,7 +110,8 @@ export function forgetPrincipals(db: Executor): void {
 
 /**
  * The one way to write `api_keys` or `users`: runs `write`, then forgets every cached principal,
- * whether the write committed or failed. Principals read while it runs are not cached.
+ * whether the write committed or failed, and tells every other process to (`write` must have
+ * committed when it returns). Principals read while it runs are not cached.
  */
 export async function changeCredentials<T>(db: Executor, write: () => Promise<T>): Promise<T> {
   forgetPrincipals(db);
@@ -85,5 +119,10 @@ export async function changeCredentials<T>(db: Executor, write: () => Promise<T>
     return await write();
   } finally {
     forgetPrincipals(db);
+    // Once committed (with the request's idempotency answer, on PostgreSQL: db/deferred-commit.ts).
+    await afterCommit(async () => {
+      forgetPrincipals(db);
+      await announceChange(db, 'credentials');
+    });
   }
 }

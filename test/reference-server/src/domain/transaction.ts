@@ -1,7 +1,8 @@
 // The one way a state change is written: one transaction holding the change and its events, and,
 // once it is done, a nudge to the delivery worker so the events leave as soon as they have committed.
 import type { Kysely } from 'kysely';
-import { type Executor, transact, whenCommitted } from '../db/database.ts';
+import { type Executor, type Locking, transact, whenCommitted } from '../db/database.ts';
+import { afterCommit } from '../db/deferred-commit.ts';
 import type { Database } from '../db/schema.ts';
 import type { ResolvedServerOptions } from '../options.ts';
 import { type Change, publishChanges, takeNotedChanges } from './events/feed.ts';
@@ -31,36 +32,45 @@ export function noteOutboxWrite(tx: Executor): void {
 /**
  * Runs `work` in one transaction. Once it has succeeded, wakes the delivery worker if `work`
  * recorded an event; a rollback wakes nothing, so no delivery of an unwritten change can leave.
+ * `locking` says how it keeps out of other writers' way on PostgreSQL (see `Locking`): `rows` only for
+ * work that locks what it reads to decide, as the task commands do.
  */
 export async function runInTransaction<T>(
   ctx: DomainContext,
   work: (tx: Executor) => Promise<T>,
+  locking: Locking = 'everything',
 ): Promise<T> {
   let wroteOutbox = false;
   let changes: Change[] = [];
   let result: T;
   try {
-    result = await transact(ctx.db, async (tx) => {
-      const value = await work(tx);
-      wroteOutbox = outboxWrites.has(tx);
-      changes = takeNotedChanges(tx);
-      return value;
-    });
+    result = await transact(
+      ctx.db,
+      async (tx) => {
+        const value = await work(tx);
+        wroteOutbox = outboxWrites.has(tx);
+        changes = takeNotedChanges(tx);
+        return value;
+      },
+      locking,
+    );
   } catch (error) {
     // What the rolled-back work learnt about subscriptions may no longer hold.
     subscriptionsChanged(ctx.db);
     throw error;
   }
-  if (wroteOutbox) ctx.outbox.wake();
-  if (changes.length > 0) {
+  // Once the change has committed (with its idempotency answer, on PostgreSQL: db/deferred-commit.ts).
+  await afterCommit((committed) => {
+    if (wroteOutbox) ctx.outbox.wake();
+    if (!committed || changes.length === 0) return;
     // The change feed hears of it once it has really committed (group commit may still hold it).
-    const committed = whenCommitted(ctx.db);
-    if (committed === null) publishChanges(ctx.db, changes);
+    const batch = whenCommitted(ctx.db);
+    if (batch === null) publishChanges(ctx.db, changes);
     else
-      committed.then(
+      batch.then(
         () => publishChanges(ctx.db, changes),
         () => {},
       );
-  }
+  });
   return result;
 }

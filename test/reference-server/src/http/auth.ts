@@ -3,7 +3,7 @@ import { SCOPES, type Scope } from '@threadwork/shared/schemas';
 import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { insufficientScope, ServiceError } from '../domain/errors.ts';
 import type { Principal } from '../domain/principal.ts';
-import { cachedPrincipal, cachePrincipal, credentialGeneration } from '../domain/principal-cache.ts';
+import { cachePrincipal, credentialGeneration, knownPrincipal } from '../domain/principal-cache.ts';
 import { digestsEqual, hashSecret } from '../domain/secrets.ts';
 import { principalOf } from './request-state.ts';
 
@@ -22,7 +22,7 @@ async function principalFromBearer(request: FastifyRequest, secret: string): Pro
   const digest = hashSecret(secret);
   const { db } = request.server.ctx;
   const credential = `v2:${digest}`;
-  const cached = cachedPrincipal(db, credential);
+  const cached = await knownPrincipal(db, credential, request);
   if (cached) return cached.principal;
   const readAt = credentialGeneration(db);
   const row = await db
@@ -56,7 +56,7 @@ async function principalFromSessionToken(request: FastifyRequest, token: string)
   const { db, tokens, now } = request.server.ctx;
   const credential = `token:${token}`;
   // This very token was verified before: only its expiry can have changed since.
-  const cached = cachedPrincipal(db, credential);
+  const cached = await knownPrincipal(db, credential, request);
   if (cached && cached.expiresAt !== null && cached.expiresAt > Math.floor(now().getTime() / 1000)) {
     return cached.principal;
   }

@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import { cachesUsable, caughtUp, changeCount } from '../db/changes.ts';
 import { type Executor, groupCommit, perDatabase } from '../db/database.ts';
 import type { Page, Pagination } from '../domain/pagination.ts';
 
@@ -11,8 +12,9 @@ export function ok(reply: FastifyReply, data: unknown, pagination?: Pagination):
 // Pages read again and again (a list's tasks, polled by every client of a board) are kept rendered,
 // as JSON text, until the database is next written: any write, to anything, makes every kept page
 // stale, so a kept page is always exactly what reading again would give. Bounded in count and size.
-// Kept on SQLite only (the group commit counts its writes): on a shared database (PostgreSQL) other
-// processes write too, so every page is read afresh.
+// On SQLite the group commit counts the writes; on PostgreSQL, where other processes write too, the
+// count of changes this process knows of (its own, and those other processes announce: db/changes.ts),
+// and nothing is kept while it may miss an announcement.
 const MAX_PAGES = 64;
 const MAX_PAGE_CHARS = 256 * 1024;
 
@@ -51,14 +53,19 @@ async function okPage<T>(
   read: () => Promise<Page<T>>,
 ): Promise<FastifyReply> {
   const group = groupCommit(db);
-  if (group === undefined) {
+  if (group === undefined && !cachesUsable(db)) {
     const page = await read();
     return ok(reply, page.items, page.pagination);
   }
+  const writes = () => group?.writeCount ?? changeCount(db, 'data');
   const pages = renderedPagesOf(db);
   let rendered = pages.get(key);
-  if (rendered === undefined || rendered.writeCount !== group.writeCount) {
-    const writeCount = group.writeCount;
+  // On PostgreSQL, a kept page is compared once every change committed before the request is heard of.
+  if (rendered !== undefined && group === undefined && !(await caughtUp(db, reply.request))) {
+    rendered = undefined;
+  }
+  if (rendered === undefined || rendered.writeCount !== writes()) {
+    const writeCount = writes();
     const page = await read();
     rendered = { writeCount, data: JSON.stringify(page.items), pagination: JSON.stringify(page.pagination) };
     pages.delete(key);

@@ -6,11 +6,19 @@
 // On a shared database (PostgreSQL, several server processes) memory cannot hold a key for other
 // processes: there the running key is a row instead (status 0, `RUNNING_LEASE_MS` to live), taken by
 // one insert-or-take-over-if-expired statement, which the table's primary key makes exclusive across
-// processes; onSend replaces it with the answer, or deletes it after a 5xx.
+// processes; onSend replaces it with the answer, or deletes it after a 5xx. The request's write
+// transaction is left open until then (db/deferred-commit.ts), so the answer commits with the change,
+// and a 5xx rolls the change back.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { sql } from 'kysely';
 import { type Executor, isShared, perDatabase } from '../db/database.ts';
+import {
+  type DeferredCommit,
+  deferredCommit,
+  finishDeferred,
+  withDeferredCommit,
+} from '../db/deferred-commit.ts';
 import { prepareQuery, textParam } from '../db/prepared.ts';
 import { ServiceError } from '../domain/errors.ts';
 import { credentialOf } from '../domain/principal.ts';
@@ -52,38 +60,38 @@ const findAnswer = prepareQuery((db: Executor, credential: string, key: string) 
 );
 
 // Replaces only an expired row: a live answer is replayed, never run again.
-const storeAnswer = prepareQuery(
-  (
-    db: Executor,
-    credential: string,
-    key: string,
-    fingerprint: string,
-    statusCode: number,
-    responseBody: string,
-    createdAt: string,
-    expiresAt: string,
-  ) =>
-    db
-      .insertInto('idempotency_keys')
-      .values({
-        credential,
-        key,
-        fingerprint,
-        status_code: statusCode,
-        response_body: responseBody,
-        created_at: createdAt,
-        expires_at: expiresAt,
-      })
-      .onConflict((conflict) =>
-        conflict.columns(['credential', 'key']).doUpdateSet((eb) => ({
-          fingerprint: eb.ref('excluded.fingerprint'),
-          status_code: eb.ref('excluded.status_code'),
-          response_body: eb.ref('excluded.response_body'),
-          created_at: eb.ref('excluded.created_at'),
-          expires_at: eb.ref('excluded.expires_at'),
-        })),
-      ),
-);
+function storeAnswerQuery(
+  db: Executor,
+  credential: string,
+  key: string,
+  fingerprint: string,
+  statusCode: number,
+  responseBody: string,
+  createdAt: string,
+  expiresAt: string,
+) {
+  return db
+    .insertInto('idempotency_keys')
+    .values({
+      credential,
+      key,
+      fingerprint,
+      status_code: statusCode,
+      response_body: responseBody,
+      created_at: createdAt,
+      expires_at: expiresAt,
+    })
+    .onConflict((conflict) =>
+      conflict.columns(['credential', 'key']).doUpdateSet((eb) => ({
+        fingerprint: eb.ref('excluded.fingerprint'),
+        status_code: eb.ref('excluded.status_code'),
+        response_body: eb.ref('excluded.response_body'),
+        created_at: eb.ref('excluded.created_at'),
+        expires_at: eb.ref('excluded.expires_at'),
+      })),
+    );
+}
+const storeAnswer = prepareQuery(storeAnswerQuery);
 
 /** The status of a row that holds a running key (shared databases only). */
 const RUNNING = 0;
@@ -158,8 +166,13 @@ async function holdSharedKey(
     createdAt: at.toISOString(),
     expiresAt: new Date(at.getTime() + IDEMPOTENCY_TTL_MS).toISOString(),
   };
+  const deferred = deferredOf.get(request);
+  if (deferred !== undefined) deferred.wanted = true;
   return undefined;
 }
+
+/** The deferred-commit scope of each keyed write on a shared database (see the top of this file). */
+const deferredOf = new WeakMap<FastifyRequest, DeferredCommit>();
 
 const inProgress = () =>
   new ServiceError(
@@ -240,30 +253,44 @@ export function installIdempotencyStore(app: FastifyInstance): void {
     held: HeldIdempotencyKey,
   ) {
     const { db, now } = request.server.ctx;
-    if (isShared(db) && !(reply.statusCode < 500 && typeof payload === 'string')) {
-      // Released, so that a retry runs.
-      await db
+    const deferred = deferredOf.get(request);
+    const answered = reply.statusCode < 500 && typeof payload === 'string';
+    // Released, so that a retry runs.
+    const release = () =>
+      db
         .deleteFrom('idempotency_keys')
         .where('credential', '=', held.credential)
         .where('key', '=', held.key)
         .where('status_code', '=', RUNNING)
         .execute();
+    const answer = [
+      held.credential,
+      held.key,
+      held.fingerprint,
+      reply.statusCode,
+      typeof payload === 'string' ? payload : '',
+      held.createdAt,
+      held.expiresAt,
+    ] as const;
+    if (deferred !== undefined && deferred.open !== undefined && answered) {
+      // The answer, in the change's own transaction: both commit, or neither (and the answer is a 500).
+      try {
+        await finishDeferred(deferred, storeAnswerQuery(db, ...answer).compile());
+      } catch (error) {
+        await release();
+        throw error;
+      }
+      return;
+    }
+    // Nothing to commit with (a change that failed, or none), or a 5xx: the change rolls back.
+    if (deferred !== undefined) await finishDeferred(deferred);
+    if (isShared(db) && !answered) {
+      await release();
       return;
     }
     try {
       // A 5xx (or a body that is not JSON text) writes nothing, so that a retry runs.
-      if (reply.statusCode < 500 && typeof payload === 'string') {
-        await storeAnswer.executeWrite(
-          db,
-          held.credential,
-          held.key,
-          held.fingerprint,
-          reply.statusCode,
-          payload,
-          held.createdAt,
-          held.expiresAt,
-        );
-      }
+      if (answered) await storeAnswer.executeWrite(db, ...answer);
     } finally {
       // Only once the answer is readable: a duplicate arriving now replays it instead of running.
       inFlightOf(db).delete(slotOf(held.credential, held.key));
@@ -272,6 +299,22 @@ export function installIdempotencyStore(app: FastifyInstance): void {
       writesSincePurge = 0;
       await db.deleteFrom('idempotency_keys').where('expires_at', '<=', now().toISOString()).execute();
     }
+  }
+  // On a shared database, a keyed write runs in a deferred-commit scope (see the top of this file).
+  if (isShared(app.ctx.db)) {
+    app.addHook('preValidation', (request, _reply, done) => {
+      if (!WRITE_METHODS.has(request.method) || request.headers['idempotency-key'] === undefined)
+        return done();
+      withDeferredCommit(() => {
+        deferredOf.set(request, deferredCommit()!);
+        done();
+      });
+    });
+    // Never left open: an answer that did not pass onSend (the client went away) rolls its change back.
+    app.addHook('onResponse', async (request) => {
+      const deferred = deferredOf.get(request);
+      if (deferred?.open !== undefined) await finishDeferred(deferred);
+    });
   }
   // A callback hook, so that the answers holding no key (every read) pass through without a promise.
   app.addHook('onSend', (request, reply, payload, done) => {

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ThreadworkClient, ThreadworkError } from '@threadwork/shared';
-import { type HostResolver, type ServerOptions, startServer } from '../../src/index.ts';
+import { type HostResolver, type RunningServer, type ServerOptions, startServer } from '../../src/index.ts';
 import { freshDatabase, spawnDatabaseEnv } from './database.ts';
 import { fixtureSeed, SECRETS } from './fixtures.ts';
 
@@ -53,14 +53,21 @@ export const offlineResolver: HostResolver = async (hostname) => {
  * the fixture seed by default.
  */
 export async function startTestServer(options: ServerOptions = {}): Promise<TestServer> {
-  const server = await startServer({
+  return (await startRunningTestServer(options)).server;
+}
+
+/** `startTestServer`, with the running server itself too (its database: `running.app.ctx.db`). */
+export async function startRunningTestServer(
+  options: ServerOptions = {},
+): Promise<{ running: RunningServer; server: TestServer }> {
+  const running = await startServer({
     port: 0,
     ...(await freshDatabase(options.db)),
     seed: fixtureSeed,
     resolveHost: offlineResolver,
     ...options,
   });
-  return clientOf(server.origin, () => server.close());
+  return { running, server: clientOf(running.origin, () => running.close()) };
 }
 
 /** The TestServer face of a server at `origin` (one started elsewhere, e.g. by spawnServer). */
@@ -72,6 +79,13 @@ export function clientOf(origin: string, close: () => Promise<void>): TestServer
     v1: (path, init) => request(origin, '/api/v1', path, { key: null, ...init }),
   };
 }
+
+/**
+ * How long a spawned server may take to print `ready`: about a second on a quiet machine, but the
+ * whole suite on PostgreSQL (migrations per database, several processes per test) on two busy cores
+ * has taken over ten.
+ */
+const READY_WITHIN_MS = 20_000;
 
 export interface SpawnedServer {
   origin: string;
@@ -101,8 +115,8 @@ export async function spawnServer(args: string[], env: NodeJS.ProcessEnv = {}): 
     let stdout = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`server not ready within 10 s; stderr:\n${stderr}`));
-    }, 10_000);
+      reject(new Error(`server not ready within ${READY_WITHIN_MS / 1000} s; stderr:\n${stderr}`));
+    }, READY_WITHIN_MS);
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
       const line = stdout.split('\n').find((candidate) => candidate.startsWith('ready '));

@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EVENT_ID_HEADER } from '@threadwork/shared/webhooks';
 import { afterAll, describe, expect, it } from 'vitest';
+import { WRITE_LOCK } from '../../src/db/database.ts';
+import { freshDatabase } from '../helpers/database.ts';
 import { fixtureSeed } from '../helpers/fixtures.ts';
 import { clientOf, readAnswer, type SpawnedServer, spawnServer, type TestServer } from '../helpers/server.ts';
 import {
@@ -29,6 +31,7 @@ async function startPair(): Promise<{
   a: SpawnedServer;
   b: SpawnedServer;
   clients: [TestServer, TestServer];
+  databaseUrl: string;
 }> {
   // A path names one database to both processes (see helpers/database.ts).
   const db = join(dir, `shared-${++databases}.db`);
@@ -38,7 +41,13 @@ async function startPair(): Promise<{
   const stop = (server: SpawnedServer) => async () => {
     if (server.process.exitCode === null && server.process.signalCode === null) await server.stop();
   };
-  return { a, b, clients: [clientOf(a.origin, stop(a)), clientOf(b.origin, stop(b))] };
+  const { databaseUrl } = await freshDatabase(db);
+  return {
+    a,
+    b,
+    clients: [clientOf(a.origin, stop(a)), clientOf(b.origin, stop(b))],
+    databaseUrl: databaseUrl!,
+  };
 }
 
 /** The task ids the receiver has heard a `task.created` of, with how often each. */
@@ -52,8 +61,16 @@ function createdTaskCounts(receiver: Receiver): Map<string, number> {
   return counts;
 }
 
-const createTask = (server: TestServer, title: string, headers: Record<string, string> = {}) =>
-  server.v2('/tasks', { method: 'POST', body: { list_id: 'lst_todo', title }, headers });
+const createTask = (
+  server: TestServer,
+  title: string,
+  headers: Record<string, string> = {},
+  listId = 'lst_todo',
+) => server.v2('/tasks', { method: 'POST', body: { list_id: listId, title }, headers });
+
+/** Whether `promise` settles within `ms`. */
+const settlesWithin = (promise: Promise<unknown>, ms: number) =>
+  Promise.race([promise.then(() => true), sleep(ms).then(() => false)]);
 
 describe('several server processes on one PostgreSQL database', () => {
   const cleanup = closeAfterEach();
@@ -162,5 +179,74 @@ describe('several server processes on one PostgreSQL database', () => {
     const listed = await readAnswer(await clients[1].v2('/tasks?list_id=lst_todo&limit=200'));
     const titled = (listed.body.data as { title: string }[]).filter((task) => task.title === 'Only once');
     expect(titled).toHaveLength(1);
+  });
+
+  it('let creates on one list run while a transaction holds another, and queue those on the held list', async () => {
+    const { clients, databaseUrl } = await startPair();
+    cleanup(clients[0].close, clients[1].close);
+    const { default: pg } = await import('pg');
+    // A write transaction holds list A (To do), exactly as a create on it does until it commits.
+    const holder = new pg.Client({ connectionString: databaseUrl });
+    await holder.connect();
+    cleanup(() => holder.end());
+    await holder.query('begin');
+    await holder.query(`select pg_advisory_xact_lock_shared(${WRITE_LOCK})`);
+    await holder.query("select id from lists where id = 'lst_todo' for update");
+
+    // Creates on A, through both processes: they wait for the holder.
+    const onA = Array.from({ length: 6 }, (_, index) =>
+      createTask(clients[index % 2]!, `On A ${index}`).then(readAnswer),
+    );
+    // Creates on B (Doing), through both processes, meanwhile: answered at once.
+    const onB = Promise.all(
+      Array.from({ length: 6 }, (_, index) =>
+        createTask(clients[index % 2]!, `On B ${index}`, {}, 'lst_doing').then(readAnswer),
+      ),
+    );
+    expect(await settlesWithin(onB, 5000)).toBe(true);
+    expect((await onB).map((answer) => answer.status)).toEqual(Array(6).fill(200));
+    expect(await settlesWithin(Promise.race(onA), 300)).toBe(false);
+
+    await holder.query('commit');
+    const answers = await Promise.all(onA);
+    expect(answers.map((answer) => answer.status)).toEqual(Array(6).fill(200));
+    // One after another: each landed at the top, above the one before, at a position of its own.
+    const { rows } = await holder.query<{ title: string; position: number }>(
+      "select title, position from tasks where list_id = 'lst_todo' order by position",
+    );
+    expect(new Set(rows.map((row) => row.position)).size).toBe(rows.length);
+    const listed = await readAnswer(await clients[1].v2('/tasks?list_id=lst_todo&limit=50'));
+    const titles = (listed.body.data as { title: string }[]).map((task) => task.title);
+    expect(titles.filter((title) => title.startsWith('On A')).sort()).toEqual(
+      Array.from({ length: 6 }, (_, index) => `On A ${index}`),
+    );
+    expect(titles.at(-1)).toBe('Call Bob');
+  });
+
+  it("see another process's change at their next request: a revoked key, a new task", async () => {
+    const { clients } = await startPair();
+    cleanup(clients[0].close, clients[1].close);
+    const [a, b] = clients;
+    const created = await readAnswer(
+      await a.v2('/api-keys', { method: 'POST', body: { name: 'short-lived' } }),
+    );
+    expect(created.status).toBe(200);
+    const { id, secret } = created.body.data as { id: string; secret: string };
+    // B authenticates the key, twice: the second time from its cache.
+    for (let run = 0; run < 2; run++) expect((await b.v2('/me', { key: secret })).status).toBe(200);
+    expect((await a.v2(`/api-keys/${id}`, { method: 'DELETE' })).status).toBe(200);
+    const refused = await readAnswer(await b.v2('/me', { key: secret }));
+    expect(refused.status).toBe(401);
+    expect(refused.body.error.code).toBe('unauthenticated');
+
+    // B reads a page, twice: the second time from its rendered copy.
+    const page = async () =>
+      (
+        (await readAnswer(await b.v2('/tasks?list_id=lst_todo&limit=50'))).body.data as { title: string }[]
+      ).map((task) => task.title);
+    expect(await page()).toEqual(['Call Bob']);
+    expect(await page()).toEqual(['Call Bob']);
+    expect((await createTask(a, 'Made through A')).status).toBe(200);
+    expect(await page()).toEqual(['Made through A', 'Call Bob']);
   });
 });

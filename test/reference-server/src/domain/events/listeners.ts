@@ -1,11 +1,12 @@
-import { databaseKey, type Executor, isShared } from '../../db/database.ts';
+import { databaseKey, type Executor, isShared, readAtBegin, readAtBeginOf } from '../../db/database.ts';
 import { prepareQuery } from '../../db/prepared.ts';
 import { noteChange } from './feed.ts';
 
 // Whether any v2 subscription or v1 hook exists at all, per database: most changes have no one to
 // tell, and then the fan-out costs no query. Every write that creates or deletes a subscription calls
 // `subscriptionsChanged`, and so does a rolled-back transaction (see runInTransaction). On a shared
-// database (PostgreSQL) another process may subscribe at any time, so the answer is never kept there.
+// database (PostgreSQL) another process may subscribe at any time, so the answer is not kept there:
+// every write transaction reads it afresh in the round trip that begins it, under its lock.
 interface Listeners {
   v2: boolean;
   v1: boolean;
@@ -26,7 +27,13 @@ export function subscriptionsChanged(db: Executor): void {
   noteChange(db, { topic: 'delivery' });
 }
 
+readAtBegin('listeners_v2', 'exists (select 1 from webhook_subscriptions)');
+readAtBegin('listeners_v1', 'exists (select 1 from v1_hook_subscriptions)');
+
 export async function listeners(tx: Executor): Promise<Listeners> {
+  const atBegin = readAtBeginOf(tx);
+  if (atBegin !== undefined)
+    return { v2: Boolean(atBegin['listeners_v2']), v1: Boolean(atBegin['listeners_v1']) };
   const key = databaseKey(tx);
   let known = listenersByDatabase.get(key);
   if (known === undefined) {

@@ -13,8 +13,8 @@ import type {
   UpdateTaskRequest,
   V1CreateFromEmailRequest,
 } from '@threadwork/shared/schemas';
-import type { Executor } from '../../db/database.ts';
-import { prepareInsert } from '../../db/prepared.ts';
+import { type Executor, isShared, raceLost } from '../../db/database.ts';
+import { prepareInsert, prepareQuery } from '../../db/prepared.ts';
 import type { TasksTable } from '../../db/schema.ts';
 import { requireList } from '../access.ts';
 import { selectBoardMembers } from '../boards.ts';
@@ -22,7 +22,14 @@ import { boardFields, checkFieldValues, upsertValues } from '../custom-fields.ts
 import { invalidField, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { archiveThread, findThread, requireConnectedMailbox } from '../mailbox/index.ts';
-import { edgePosition, landingPosition, neighboursOf, positionAfter, requireAnchor } from '../placement.ts';
+import {
+  edgePosition,
+  edgePositionSql,
+  landingPosition,
+  neighboursOf,
+  positionAfter,
+  requireAnchor,
+} from '../placement.ts';
 import { record } from './record.ts';
 import { firstThreadColumns, placeOf, requireTask, type TaskDetails, toTask, utc, viewOf } from './view.ts';
 
@@ -56,7 +63,7 @@ export type NewTask = Omit<CreateTaskRequest, 'notes' | 'due_at'> & {
  * already known, so the answer costs no re-read. Records task.created.
  */
 export async function createTask(tx: Executor, userId: string, input: NewTask, now: Date): Promise<Task> {
-  const list = await requireList(tx, userId, input.list_id);
+  const list = await requireList(tx, userId, input.list_id, 'lock');
   const onSalesBoard = list.board.board_type === SALES_BOARD;
   if (input.content_type === 'sale' && !onSalesBoard) {
     throw invalidField('content_type', 'sale cards can only be created on a sales board');
@@ -71,7 +78,10 @@ export async function createTask(tx: Executor, userId: string, input: NewTask, n
     throw notFound('message', input.message_id);
   }
   const title = input.title ?? thread?.subject ?? '(no subject)';
-  const position = await landingPosition(tx, userId, list.id, input);
+  // After a task: placed now. At an edge: placed by the insert itself (`position` is then a stand-in;
+  // no view shows it).
+  const edge = input.after_task_id === undefined ? (input.position ?? 'top') : null;
+  const position = edge === null ? await landingPosition(tx, userId, list.id, input) : 0;
 
   const at = now.toISOString();
   const row = {
@@ -97,7 +107,12 @@ export async function createTask(tx: Executor, userId: string, input: NewTask, n
       ? firstThreadColumns(thread)
       : { first_thread_title: null, first_thread_received_at: null, first_thread_from: null }),
   } satisfies TasksTable;
-  await insertTask(tx, row);
+  if (edge === null) await insertTask(tx, row);
+  else
+    await (edge === 'top' ? insertTaskAtTop : insertTaskAtBottom).executeWrite(
+      tx,
+      ...TASK_INSERT_COLUMNS.map((column) => row[column]),
+    );
   if (thread) {
     await tx
       .insertInto('task_threads')
@@ -115,7 +130,8 @@ export async function createTask(tx: Executor, userId: string, input: NewTask, n
   return task;
 }
 
-const insertTask = prepareInsert('tasks', [
+/** Every column of a new task but its position. */
+const TASK_INSERT_COLUMNS = [
   'id',
   'list_id',
   'title',
@@ -133,11 +149,25 @@ const insertTask = prepareInsert('tasks', [
   'deal_close_date',
   'deal_loss_reason',
   'archived_at',
-  'position',
   'first_thread_title',
   'first_thread_received_at',
   'first_thread_from',
-]);
+] as const satisfies readonly (keyof TasksTable)[];
+
+const insertTask = prepareInsert('tasks', [...TASK_INSERT_COLUMNS, 'position']);
+
+/** A task inserted at the top or the bottom of its list, its position read by the insert. */
+function insertTaskAtEdge(edge: 'top' | 'bottom') {
+  const listIndex = TASK_INSERT_COLUMNS.indexOf('list_id');
+  return prepareQuery((db: Executor, ...values: unknown[]) =>
+    db.insertInto('tasks').values({
+      ...(Object.fromEntries(TASK_INSERT_COLUMNS.map((column, index) => [column, values[index]])) as object),
+      position: edgePositionSql(values[listIndex] as string, edge),
+    } as never),
+  );
+}
+const insertTaskAtTop = insertTaskAtEdge('top');
+const insertTaskAtBottom = insertTaskAtEdge('bottom');
 
 // ---------------------------------------------------------------------------------------------------
 // Update, complete, assign
@@ -152,7 +182,7 @@ export async function updateTask(
   patch: TaskPatch,
   now: Date,
 ): Promise<Task> {
-  const row = await requireTask(tx, userId, taskId);
+  const row = await requireTask(tx, userId, taskId, 'lock');
   if (patch.custom_fields !== undefined && patch.custom_fields.length > 0) {
     const changes = checkFieldValues(await boardFields(tx, row.board_id), patch.custom_fields);
     if (changes.cleared.length > 0) {
@@ -185,7 +215,7 @@ async function setCompleted(
   completed: boolean,
   now: Date,
 ): Promise<Task> {
-  const row = await requireTask(tx, userId, taskId);
+  const row = await requireTask(tx, userId, taskId, 'lock');
   // Already in that state: nothing is written and no event is recorded.
   if (Boolean(row.completed) === completed) return viewOf(tx, row);
   const value = completed ? 1 : 0;
@@ -232,7 +262,7 @@ export async function assignTask(
   assigneeEmail: string,
   now: Date,
 ): Promise<Task> {
-  const row = await requireTask(tx, userId, taskId);
+  const row = await requireTask(tx, userId, taskId, 'lock');
   const member = await findBoardMember(tx, row, assigneeEmail);
   if (!member) throw invalidField('assigneeEmail', `${assigneeEmail} is not a member of this board`);
   const assigned = {
@@ -263,7 +293,7 @@ export async function unassignTask(
   assigneeEmail: string,
   now: Date,
 ): Promise<Task> {
-  const row = await requireTask(tx, userId, taskId);
+  const row = await requireTask(tx, userId, taskId, 'lock');
   if (
     row.assignee_email === null ||
     row.assignee_email.toLowerCase() !== assigneeEmail.trim().toLowerCase()
@@ -298,8 +328,10 @@ export async function moveTask(
   move: TaskMove,
   now: Date,
 ): Promise<Task> {
-  const row = await requireTask(tx, userId, taskId);
-  const list = await requireList(tx, userId, move.list_id);
+  // Lists before tasks (docs/postgresql.md): the destination is locked, then the task read again, locked.
+  const seen = await requireTask(tx, userId, taskId);
+  const list = await requireList(tx, userId, move.list_id, 'lock');
+  const row = isShared(tx) ? await requireTask(tx, userId, taskId, 'lock') : seen;
   if (list.id === row.list_id) return viewOf(tx, row);
   const position = await landingPosition(tx, userId, list.id, move, row.id);
 
@@ -339,7 +371,14 @@ export async function reorderTask(
   reorder: TaskReorder,
   now: Date,
 ): Promise<ReorderResult> {
-  const row = await requireTask(tx, userId, taskId);
+  // Lists before tasks (docs/postgresql.md): the task's list is locked, then the task read again, locked.
+  const seen = await requireTask(tx, userId, taskId);
+  let row = seen;
+  if (isShared(tx)) {
+    await requireList(tx, userId, seen.list_id, 'lock');
+    row = await requireTask(tx, userId, taskId, 'lock');
+    if (row.list_id !== seen.list_id) throw raceLost('the task moved to another list while being reordered');
+  }
   const current = { id: row.id, position: Number(row.position) };
   const before = await neighboursOf(tx, row.list_id, current);
 
@@ -382,7 +421,7 @@ export async function linkThread(
   link: ThreadLink,
   now: Date,
 ): Promise<LinkThreadResult> {
-  const row = await requireTask(tx, userId, taskId);
+  const row = await requireTask(tx, userId, taskId, 'lock');
   const thread = await requireThread(tx, userId, link.thread_id);
   const linked = await tx
     .selectFrom('task_threads')
@@ -420,7 +459,7 @@ export async function linkThread(
  * archiving an archived task changes nothing.
  */
 export async function archiveTask(tx: Executor, userId: string, taskId: string, now: Date): Promise<Task> {
-  const row = await requireTask(tx, userId, taskId);
+  const row = await requireTask(tx, userId, taskId, 'lock');
   if (row.archived_at !== null) return viewOf(tx, row);
   const at = now.toISOString();
   await tx.updateTable('tasks').set({ archived_at: at, updated_at: at }).where('id', '=', row.id).execute();
@@ -431,7 +470,7 @@ export async function archiveTask(tx: Executor, userId: string, taskId: string, 
 
 /** Deletes the task with its links and values. Records task.deleted with the task as it was. */
 export async function deleteTask(tx: Executor, userId: string, taskId: string, now: Date): Promise<Deleted> {
-  const row = await requireTask(tx, userId, taskId);
+  const row = await requireTask(tx, userId, taskId, 'lock');
   const task = await viewOf(tx, row);
   await tx.deleteFrom('tasks').where('id', '=', row.id).execute();
   await record(tx, 'deleted', task, row.team_id, now);

@@ -3,7 +3,7 @@
 // custom values of every task on the page, one query each; a fourth when any task has an assignee.
 import type { CustomFieldValue, Task, V1Item } from '@threadwork/shared/schemas';
 import { type SqlBool, sql } from 'kysely';
-import type { Executor } from '../../db/database.ts';
+import { type Executor, isShared } from '../../db/database.ts';
 import { integerParam, prepareQuery, textParam } from '../../db/prepared.ts';
 import { checkBoardAccess, type ListAccess } from '../access.ts';
 import { notFound } from '../errors.ts';
@@ -318,7 +318,12 @@ export function toV1Item(task: Task): V1Item {
 // One task, as the user may see it
 
 /** One query: the task with its list, board and assignee, if the user may see it (404) and it is paid (402). */
-export async function requireTask(db: Executor, userId: string, taskId: string) {
+/**
+ * The task, if the user may see it. With `lock`, a write holds the task row until it commits
+ * (PostgreSQL; see docs/postgresql.md), so it reads the task as it stands and no other write changes
+ * it meanwhile.
+ */
+export async function requireTask(db: Executor, userId: string, taskId: string, lock?: 'lock') {
   const row = await selectPlacedTasks(db)
     .leftJoin('team_members', (join) =>
       join
@@ -328,6 +333,7 @@ export async function requireTask(db: Executor, userId: string, taskId: string) 
     .leftJoin('subscriptions', 'subscriptions.team_id', 'boards.team_id')
     .select(['team_members.user_id as member_id', 'subscriptions.plan', 'subscriptions.status'])
     .where('tasks.id', '=', textParam(taskId))
+    .$if(lock === 'lock' && isShared(db), (query) => query.forUpdate('tasks'))
     .executeTakeFirst();
   if (!row || !checkBoardAccess(row, userId)) throw notFound('task', taskId);
   return row;

@@ -70,13 +70,13 @@ export async function v1ItemRoutes(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
   const guard = v1Guard();
 
-  /** Runs one task write in its own transaction, as the calling user. */
+  /** Runs one task write in its own transaction, as the calling user, locking the rows it decides on. */
   const write = <T>(
     request: FastifyRequest,
     work: (tx: Executor, userId: string, now: Date) => Promise<T>,
   ) => {
     const userId = principalOf(request).userId;
-    return inV1Terms(() => runInTransaction(ctx, (tx) => work(tx, userId, ctx.now())));
+    return inV1Terms(() => runInTransaction(ctx, (tx) => work(tx, userId, ctx.now()), 'rows'));
   };
 
   // Archived tasks are left out; completed ones are listed. Board scope: list by list, top to bottom.

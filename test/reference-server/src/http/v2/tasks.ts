@@ -8,6 +8,7 @@ import {
   UpdateTaskRequest,
 } from '@threadwork/shared/schemas';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Executor } from '../../db/database.ts';
 import { ServiceError } from '../../domain/errors.ts';
 import {
   archiveTask,
@@ -48,6 +49,8 @@ const tasksPage = keptPages('GET /v2/tasks', (db, userId, query: ListTasksQuery)
 
 export async function taskRoutes(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
+  /** Task commands lock the rows they decide on, so they run beside each other (docs/postgresql.md). */
+  const inTaskTransaction = <T>(work: (tx: Executor) => Promise<T>) => runInTransaction(ctx, work, 'rows');
 
   app.get('/tasks', { preHandler: v2Guard('tasks.read') }, async (request, reply) => {
     const query = parseRequest(ListTasksQuery, request.query, 'query');
@@ -62,7 +65,7 @@ export async function taskRoutes(app: FastifyInstance): Promise<void> {
     requireScopeWhenSent(request, 'thread_id', 'email.metadata.read');
     const input = parseRequest(CreateTaskRequest, request.body, 'body');
     const userId = principalOf(request).userId;
-    const task = await runInTransaction(ctx, (tx) => createTask(tx, userId, input, ctx.now()));
+    const task = await inTaskTransaction((tx) => createTask(tx, userId, input, ctx.now()));
     return ok(reply, task);
   });
 
@@ -70,31 +73,27 @@ export async function taskRoutes(app: FastifyInstance): Promise<void> {
     requireScopeWhenSent(request, 'custom_fields', 'customfields.write');
     const patch = parseRequest(UpdateTaskRequest, request.body, 'body');
     const userId = principalOf(request).userId;
-    const task = await runInTransaction(ctx, (tx) =>
-      updateTask(tx, userId, request.params.id, patch, ctx.now()),
-    );
+    const task = await inTaskTransaction((tx) => updateTask(tx, userId, request.params.id, patch, ctx.now()));
     return ok(reply, task);
   });
 
   app.post<WithId>('/tasks/:id/complete', { preHandler: v2Guard('tasks.write') }, async (request, reply) => {
     const userId = principalOf(request).userId;
-    const task = await runInTransaction(ctx, (tx) => completeTask(tx, userId, request.params.id, ctx.now()));
+    const task = await inTaskTransaction((tx) => completeTask(tx, userId, request.params.id, ctx.now()));
     return ok(reply, task);
   });
 
   app.post<WithId>('/tasks/:id/move', { preHandler: v2Guard('tasks.write') }, async (request, reply) => {
     const move = parseRequest(MoveTaskRequest, request.body, 'body');
     const userId = principalOf(request).userId;
-    const task = await runInTransaction(ctx, (tx) =>
-      moveTask(tx, userId, request.params.id, move, ctx.now()),
-    );
+    const task = await inTaskTransaction((tx) => moveTask(tx, userId, request.params.id, move, ctx.now()));
     return ok(reply, task);
   });
 
   app.post<WithId>('/tasks/:id/reorder', { preHandler: v2Guard('tasks.write') }, async (request, reply) => {
     const reorder = parseRequest(ReorderTaskRequest, request.body, 'body');
     const userId = principalOf(request).userId;
-    const result = await runInTransaction(ctx, (tx) =>
+    const result = await inTaskTransaction((tx) =>
       reorderTask(tx, userId, request.params.id, reorder, ctx.now()),
     );
     return ok(reply, result);
@@ -106,7 +105,7 @@ export async function taskRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const link = parseRequest(LinkThreadRequest, request.body, 'body');
       const userId = principalOf(request).userId;
-      const result = await runInTransaction(ctx, (tx) =>
+      const result = await inTaskTransaction((tx) =>
         linkThread(tx, userId, request.params.id, link, ctx.now()),
       );
       return ok(reply, result);
@@ -115,13 +114,13 @@ export async function taskRoutes(app: FastifyInstance): Promise<void> {
 
   app.post<WithId>('/tasks/:id/archive', { preHandler: v2Guard('tasks.write') }, async (request, reply) => {
     const userId = principalOf(request).userId;
-    const task = await runInTransaction(ctx, (tx) => archiveTask(tx, userId, request.params.id, ctx.now()));
+    const task = await inTaskTransaction((tx) => archiveTask(tx, userId, request.params.id, ctx.now()));
     return ok(reply, task);
   });
 
   app.delete<WithId>('/tasks/:id', { preHandler: v2Guard('tasks.write') }, async (request, reply) => {
     const userId = principalOf(request).userId;
-    const deleted = await runInTransaction(ctx, (tx) => deleteTask(tx, userId, request.params.id, ctx.now()));
+    const deleted = await inTaskTransaction((tx) => deleteTask(tx, userId, request.params.id, ctx.now()));
     return ok(reply, deleted);
   });
 }

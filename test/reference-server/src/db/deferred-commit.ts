@@ -1,0 +1,97 @@
+// A request's change and its stored idempotency answer commit together on PostgreSQL too (on SQLite
+// they join one batch of the group commit). A request that holds an Idempotency-Key runs in a scope
+// (`withDeferredCommit`) in which its write transaction, once its work has succeeded, is left open
+// instead of committing; the answer is then written in it, and it commits (`finishDeferred`). A
+// process killed in between loses both, and a retry runs the request again. What must follow the
+// commit (waking the outbox, telling caches) waits for it (`afterCommit`).
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { type CompiledQuery, type ControlledTransaction, sql } from 'kysely';
+import type { Database } from './schema.ts';
+
+export interface DeferredCommit {
+  /** Set once the request holds its key: from then on its write transaction waits for the answer. */
+  wanted: boolean;
+  /** The request's write transaction, done but not committed. */
+  open?: ControlledTransaction<Database> | undefined;
+  /** Run once `open` has committed (told true) or rolled back (false). */
+  afterwards: ((committed: boolean) => void | Promise<void>)[];
+}
+
+const scope = new AsyncLocalStorage<DeferredCommit>();
+
+/** Runs `next` (the rest of a request's handling) in a scope of its own. */
+export function withDeferredCommit(next: () => void): void {
+  scope.run({ wanted: false, afterwards: [] }, next);
+}
+
+/** The scope of the running request, if it has one. */
+export function deferredCommit(): DeferredCommit | undefined {
+  return scope.getStore();
+}
+
+/**
+ * Runs `action` once the running request's write transaction has ended, telling it whether it
+ * committed; at once (committed) if none is open.
+ */
+export async function afterCommit(action: (committed: boolean) => void | Promise<void>): Promise<void> {
+  const deferred = scope.getStore();
+  if (deferred?.open !== undefined) deferred.afterwards.push(action);
+  else await action(true);
+}
+
+/**
+ * Ends the request's open write transaction, if any: `last` runs in it and it commits, in one round
+ * trip, or, without `last`, it rolls back. A failure rolls it back and is thrown. Then runs what
+ * waited for it.
+ */
+export async function finishDeferred(deferred: DeferredCommit, last?: CompiledQuery): Promise<void> {
+  const tx = deferred.open;
+  deferred.open = undefined;
+  deferred.wanted = false;
+  let committed = false;
+  try {
+    if (tx === undefined) return;
+    if (last === undefined) {
+      await tx.rollback().execute();
+      return;
+    }
+    try {
+      // The statement carries the commit (the connection then answers Kysely's own `commit` itself:
+      // see openPostgres in database.ts).
+      await sql.raw(`${withLiterals(last)};${COMMIT}`).execute(tx);
+      await tx.commit().execute();
+      committed = true;
+    } catch (error) {
+      await tx
+        .rollback()
+        .execute()
+        .catch(() => {});
+      throw error;
+    }
+  } finally {
+    const actions = deferred.afterwards.splice(0);
+    for (const action of actions) await action(committed);
+  }
+}
+
+/** How a statement that carries its transaction's commit ends. */
+export const COMMIT = 'commit';
+
+/**
+ * A PostgreSQL statement with its parameters written in as literals (a statement with parameters
+ * cannot share a round trip with another). Text goes in E'…' strings, whose escapes mean the same
+ * whatever standard_conforming_strings says.
+ */
+export function withLiterals(query: CompiledQuery): string {
+  return query.sql.replace(/\$(\d+)/g, (_, index: string) => literal(query.parameters[Number(index) - 1]));
+}
+
+function literal(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (typeof value === 'bigint' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'string' && !value.includes('\0')) {
+    return `E'${value.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
+  }
+  throw new Error(`cannot write ${typeof value} as an SQL literal`);
+}
