@@ -16,7 +16,7 @@ import type { OutputField } from '../creates/resources.ts';
 import { v2Client } from '../lib/clients.ts';
 import { withZapierErrors } from '../lib/errors.ts';
 import { runKey } from '../lib/idempotency.ts';
-import { loadWebhooks } from '../lib/load.ts';
+import { loadShared } from '../lib/load.ts';
 import { deliveryHeader } from './hook-request.ts';
 
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
@@ -78,7 +78,7 @@ export function webhookTrigger<O extends { id: string }>(options: WebhookTrigger
   });
 
   const perform = async (z: ZObject, bundle: Bundle) => {
-    const { constructEvent, SIGNATURE_HEADER, WebhookSignatureError } = await loadWebhooks();
+    const { constructEvent, SIGNATURE_HEADER, WebhookSignatureError } = await loadShared();
     const { secret } = (bundle.subscribeData ?? {}) as Partial<WebhookSubscribeData>;
     const header = deliveryHeader(bundle, SIGNATURE_HEADER);
     const body = bundle.rawRequest?.content;
