@@ -7,17 +7,17 @@
 import {
   AuthenticationError,
   ConnectionError,
-  LegacyClient,
   NotFoundError,
   RequestValidationError,
   ThreadworkError,
   TimeoutError,
   tokenNeedsRefresh,
   ValidationError,
-} from '@threadwork/shared';
+} from '@threadwork/shared/light';
 import type { Authentication, BeforeRequestMiddleware, Bundle, ZObject } from 'zapier-platform-core';
 import { originOf, v2Client, zapierFetch } from './lib/clients.ts';
 import { redact, withoutSecrets, withZapierErrors, zapierCause } from './lib/errors.ts';
+import { loadShared } from './lib/load.ts';
 
 export const TOKEN_PATH = '/auth/api_token';
 const TOKEN_HEADER = 'x-access-token';
@@ -41,6 +41,7 @@ async function exchange(z: ZObject, bundle: Bundle): Promise<string> {
       400,
     );
   }
+  const { LegacyClient } = await loadShared();
   const legacy = new LegacyClient({
     origin,
     email: String(bundle.authData['email'] ?? '').trim(),
@@ -157,7 +158,7 @@ export const addSessionToken: BeforeRequestMiddleware = (request, z, bundle) => 
 const test = withZapierErrors(async (z: ZObject, bundle: Bundle) => {
   const stored = bundle.authData['sessionKey'];
   const token = stored === undefined || stored === '' ? await exchangeCredentials(z, bundle) : undefined;
-  const me = await v2Client(z, bundle, token === undefined ? {} : { token }).me.get();
+  const me = await (await v2Client(z, bundle, token === undefined ? {} : { token })).me.get();
   return { user_id: me.user_id, email: me.email, display_name: me.display_name };
 });
 

@@ -63,4 +63,28 @@ describe('the bundle', () => {
     expect(subscription).toMatchObject({ id: 'sub_1' });
     expect(nock.isDone()).toBe(true);
   });
+
+  it('loads no zod (no schema is built) until a step first needs the shared client or schemas', () => {
+    // A fresh process, as Zapier's: zod marks its global config when it loads. A delivery that is not a task
+    // makes the hook's perform parse it with the shared schema (and answer invalid_delivery), no request.
+    const script = `
+      const zapier = (await import('zapier-platform-core')).default;
+      const app = (await import(${JSON.stringify(pathToFileURL(join(APP_ROOT, 'dist', 'index.js')).href)})).default;
+      const atImport = '__zod_globalConfig' in globalThis;
+      const error = await zapier.createAppTester(app)(app.triggers.new_task_in_list.operation.perform, {
+        cleanedRequest: { title: 'not a task' },
+      }).catch((caught) => caught);
+      process.stdout.write(JSON.stringify({ atImport, afterStep: '__zod_globalConfig' in globalThis, error: error.message }));
+    `;
+    const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: APP_ROOT,
+      encoding: 'utf8',
+    });
+    expect(child.status, child.stderr).toBe(0);
+    expect(JSON.parse(child.stdout)).toEqual({
+      atImport: false,
+      afterStep: true,
+      error: expect.stringContaining('not a task from the service'),
+    });
+  });
 });

@@ -138,7 +138,8 @@ describe('clients over z.request', () => {
   it('send through z.request with the middleware, retry a 5xx within the run, and read an empty answer', async () => {
     nock(ORIGIN).post('/api/v1/items/unsubscribe', { subscriptionId: 'sub_1' }).reply(200);
     await appTester(
-      async (zObject: ZObject, bundle: Bundle) => v1Client(zObject, bundle).unsubscribe('items', 'sub_1'),
+      async (zObject: ZObject, bundle: Bundle) =>
+        (await v1Client(zObject, bundle)).unsubscribe('items', 'sub_1'),
       {
         authData: authData(),
       },
@@ -150,12 +151,10 @@ describe('clients over z.request', () => {
     nock(ORIGIN).get('/api/v1/teams').reply(200, []);
     const failure = await appTester(
       async (zObject: ZObject, bundle: Bundle) =>
-        v1Client(zObject, bundle)
-          .teams()
-          .then(
-            () => 'answered',
-            (error: ThreadworkError) => error.status,
-          ),
+        (await v1Client(zObject, bundle)).teams().then(
+          () => 'answered',
+          (error: ThreadworkError) => error.status,
+        ),
       { authData: authData() },
     );
     expect(failure).toBe('answered');
@@ -173,7 +172,7 @@ describe('clients over z.request', () => {
         .get('/v2/me')
         .reply(200, { data: {}, meta: { request_id: 'r' } });
       const error = await appTester(
-        async (zObject: ZObject, bundle: Bundle) => v2Client(zObject, bundle).me.get(),
+        async (zObject: ZObject, bundle: Bundle) => (await v2Client(zObject, bundle)).me.get(),
         { authData: authData() },
       ).catch((caught: Error) => caught);
       expect(zapierCause(error)?.name).toBe(status === 401 ? 'RefreshAuthError' : 'ThrottledError');

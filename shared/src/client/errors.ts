@@ -1,9 +1,11 @@
-import { ErrorBody, type ErrorCode } from '../schemas/errors.ts';
+import type { ErrorCode } from '../schemas/errors.ts';
 
 /**
  * Every failure the clients raise is a `ThreadworkError`. An answer from the service becomes the subclass of
  * its error code (one table, `ERROR_CLASSES`); an unknown code or a body that is not the error envelope
  * becomes the base class. Network failures are `ConnectionError` / `TimeoutError` and carry no status.
+ * This module loads no zod (an error answer's body is read in `error-from-response.ts`), so code that only catches or throws
+ * these errors stays light to load (`@threadwork/shared/light`).
  */
 
 export interface ThreadworkErrorInit {
@@ -124,7 +126,7 @@ export class InvalidResponseError extends ThreadworkError {
   override name = 'InvalidResponseError';
 }
 
-type ErrorClass = new (init: ThreadworkErrorInit) => ThreadworkError;
+export type ErrorClass = new (init: ThreadworkErrorInit) => ThreadworkError;
 
 /** The one table from error code to class; `satisfies` keeps it complete when a code is added. */
 export const ERROR_CLASSES = {
@@ -147,8 +149,6 @@ export const ERROR_CLASSES = {
   service_unavailable: ServiceUnavailableError,
 } as const satisfies Record<ErrorCode, ErrorClass>;
 
-const knownClasses: Readonly<Record<string, ErrorClass | undefined>> = ERROR_CLASSES;
-
 /** Headers as a fetch `Headers`, or a plain object as other HTTP stacks (Zapier's among them) give them. */
 export type HeadersLike = Headers | Record<string, string | readonly string[] | undefined>;
 
@@ -166,52 +166,6 @@ export function normaliseHeaders(headers: HeadersLike | undefined): Record<strin
     result[name.toLowerCase()] = typeof value === 'string' ? value : value.join(', ');
   }
   return result;
-}
-
-const SNIPPET_LENGTH = 200;
-
-/**
- * The error for a non-2xx answer. `body` is the parsed JSON, or the raw text (parsed here when it is JSON).
- * Reused by anything that talks to the service through another HTTP stack.
- */
-export function errorFromResponse(status: number, body: unknown, headers?: HeadersLike): ThreadworkError {
-  const headerRecord = normaliseHeaders(headers);
-  const parsed = ErrorBody.safeParse(typeof body === 'string' ? parseJsonOrText(body) : body);
-  if (parsed.success) {
-    const { code, message, request_id, details } = parsed.data.error;
-    const ErrorType = knownClasses[code] ?? ThreadworkError;
-    return new ErrorType({
-      message,
-      status,
-      code,
-      requestId: request_id ?? headerRecord['x-request-id'],
-      details,
-      headers: headerRecord,
-    });
-  }
-  const snippet = describeBody(body);
-  return new ThreadworkError({
-    message: snippet === '' ? `HTTP ${status}` : `HTTP ${status}: ${snippet}`,
-    status,
-    requestId: headerRecord['x-request-id'],
-    details: body,
-    headers: headerRecord,
-  });
-}
-
-function parseJsonOrText(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-function describeBody(body: unknown): string {
-  if (body === undefined || body === null) return '';
-  const text = typeof body === 'string' ? body : JSON.stringify(body);
-  const collapsed = text.replace(/\s+/g, ' ').trim();
-  return collapsed.length > SNIPPET_LENGTH ? `${collapsed.slice(0, SNIPPET_LENGTH)}…` : collapsed;
 }
 
 /** `Retry-After` as milliseconds from now: delay-seconds or an HTTP date; undefined when unreadable. */

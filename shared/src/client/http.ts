@@ -1,7 +1,7 @@
 import ky, { type AfterResponseState, isNetworkError, isTimeoutError, type KyInstance } from 'ky';
+import { errorFromResponse } from './error-from-response.ts';
 import {
   ConnectionError,
-  errorFromResponse,
   InvalidResponseError,
   parseRetryAfter,
   ThreadworkError,

@@ -1,8 +1,8 @@
+export { errorFromResponse } from './error-from-response.ts';
 export {
   AuthenticationError,
   ConnectionError,
   ERROR_CLASSES,
-  errorFromResponse,
   ForbiddenError,
   type HeadersLike,
   IdempotencyConflictError,

@@ -29,7 +29,7 @@ function labelField(key: 'add' | 'remove', labels: EmailLabel[] | undefined): In
 const labelInputs: DynamicFields = async (z: ZObject, bundle: Bundle) => {
   let labels: EmailLabel[] | undefined;
   try {
-    labels = (await v2Client(z, bundle).emailLabels.list()).labels;
+    labels = (await (await v2Client(z, bundle)).emailLabels.list()).labels;
   } catch {
     labels = undefined;
   }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LegacyClient, Task, ThreadworkClient } from '@threadwork/shared';
 import type { Bundle, ZObject } from 'zapier-platform-core';
-import { v1Client, v2Client } from '../lib/clients.ts';
+import { clientsFor, v2Client } from '../lib/clients.ts';
 import { type ErrorContext, withZapierErrors } from '../lib/errors.ts';
 import { DEDUPE_KEY, MAX_ONCE_ATTEMPTS, onceKey, runKey, spentKey } from '../lib/idempotency.ts';
 import { dedupeKeyField, type InputField, Inputs } from './fields.ts';
@@ -67,7 +67,7 @@ export interface Operation<R = unknown> {
   };
 }
 
-function contextOf(key: string, z: ZObject, bundle: Bundle, attempt: number): ActionContext {
+async function contextOf(key: string, z: ZObject, bundle: Bundle, attempt: number): Promise<ActionContext> {
   const inputData = (bundle.inputData ?? {}) as Record<string, unknown>;
   const input = new Inputs(inputData);
   const once = input.text(DEDUPE_KEY);
@@ -76,8 +76,7 @@ function contextOf(key: string, z: ZObject, bundle: Bundle, attempt: number): Ac
     z,
     bundle,
     input,
-    v2: () => v2Client(z, bundle),
-    v1: () => v1Client(z, bundle),
+    ...(await clientsFor(z, bundle)),
     idempotencyKey: (variant) =>
       once === undefined ? runKey(key, run, variant) : onceKey(key, once, attempt, variant),
   };
@@ -113,7 +112,7 @@ function define<T, R>(
           // same value) gives way to the next attempt's key; the last attempt's answer stands.
           for (let attempt = 0; ; attempt++) {
             try {
-              const result = await perform(contextOf(spec.key, z, bundle, attempt));
+              const result = await perform(await contextOf(spec.key, z, bundle, attempt));
               return spec.resource === (task as Resource<unknown>)
                 ? await labelled(z, bundle, result)
                 : result;
@@ -132,7 +131,7 @@ function define<T, R>(
 
 /** A task (or tasks) with its custom fields' names and option labels (creates/task-output.ts). */
 async function labelled<R>(z: ZObject, bundle: Bundle, result: R): Promise<R> {
-  const client = v2Client(z, bundle);
+  const client = await v2Client(z, bundle);
   if (Array.isArray(result)) return (await withFieldLabels(client, result as Task[])) as R;
   return (await withFieldLabels(client, [result as Task]))[0] as R;
 }

@@ -1,4 +1,4 @@
-import { RequestValidationError, SHADES } from '@threadwork/shared';
+import { RequestValidationError, SHADES } from '@threadwork/shared/light';
 
 /**
  * The input fields actions and searches share, and one reader for what Zapier hands back. Keys are the v2

@@ -1,4 +1,4 @@
-import { ThreadworkError } from '@threadwork/shared';
+import { ThreadworkError } from '@threadwork/shared/light';
 import { defineAction } from './define.ts';
 import { defined, placement, placementFields, taskFields } from './fields.ts';
 import { reorderResult } from './resources.ts';

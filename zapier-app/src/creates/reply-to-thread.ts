@@ -1,4 +1,4 @@
-import { REPLY_MODES } from '@threadwork/shared';
+import { REPLY_MODES } from '@threadwork/shared/light';
 import { defineAction } from './define.ts';
 import { threadField } from './fields.ts';
 import { bodyFields, messageBody } from './mail.ts';

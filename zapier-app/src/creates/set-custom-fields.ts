@@ -1,10 +1,5 @@
-import {
-  type CustomField,
-  type CustomFieldValueInput,
-  OPTION_FIELD_TYPES,
-  RequestValidationError,
-  type ThreadworkClient,
-} from '@threadwork/shared';
+import type { CustomField, CustomFieldValueInput, ThreadworkClient } from '@threadwork/shared';
+import { OPTION_FIELD_TYPES, RequestValidationError } from '@threadwork/shared/light';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { v2Client } from '../lib/clients.ts';
 import { withZapierErrors } from '../lib/errors.ts';
@@ -68,7 +63,7 @@ export function customFieldInputs(emptyMeans: string): DynamicFields {
   return withZapierErrors(async (z: ZObject, bundle: Bundle) => {
     const boardId = new Inputs(bundle.inputData as Record<string, unknown>).text('board_id');
     if (boardId === undefined) return [];
-    const fields = await boardFields(v2Client(z, bundle), boardId);
+    const fields = await boardFields(await v2Client(z, bundle), boardId);
     return fields.filter((field) => !field.ai).map((field) => inputFieldOf(field, emptyMeans));
   });
 }

@@ -1,4 +1,4 @@
-import { SHADES } from '@threadwork/shared';
+import { SHADES } from '@threadwork/shared/light';
 import { defineAction } from './define.ts';
 import { SHADE_CHOICES, taskFields } from './fields.ts';
 import { task } from './resources.ts';

@@ -6,8 +6,10 @@
  * resending the same Idempotency-Key, so a lost answer never makes a step act twice (lib/idempotency.ts).
  * Zapier's own answers to a 401 and a 429 are not retried here: Zapier renews the token or reruns later.
  */
-import { LegacyClient, ThreadworkClient, ThreadworkError } from '@threadwork/shared';
+import type { LegacyClient, ThreadworkClient } from '@threadwork/shared';
+import { ThreadworkError } from '@threadwork/shared/light';
 import type { Bundle, ZObject } from 'zapier-platform-core';
+import { loadShared } from './load.ts';
 
 /** A session token given explicitly (a fresh one for subscribe/unsubscribe); else the connection's own. */
 export interface ClientOptions {
@@ -30,14 +32,38 @@ export function sessionToken(bundle: Bundle): string {
   return bundle.authData['sessionKey'] ?? '';
 }
 
+export interface Clients {
+  /** The v2 client: `{origin}/v2`, legacy token auth (`x-access-token`). */
+  v2(): ThreadworkClient;
+  /** The v1 client: `{origin}/api/v1`, with the connection's session token. */
+  v1(): LegacyClient;
+}
+
+/** Both clients' makers, once the shared package has loaded (lib/load.ts: not at the app's import). */
+export async function clientsFor(z: ZObject, bundle: Bundle, options: ClientOptions = {}): Promise<Clients> {
+  const { LegacyClient, ThreadworkClient } = await loadShared();
+  return {
+    v2: () => new ThreadworkClient({ baseUrl: `${originOf(bundle)}/v2`, ...overZapier(z, bundle, options) }),
+    v1: () => new LegacyClient({ origin: originOf(bundle), ...overZapier(z, bundle, options) }),
+  };
+}
+
 /** The v2 client: `{origin}/v2`, legacy token auth (`x-access-token`). */
-export function v2Client(z: ZObject, bundle: Bundle, options: ClientOptions = {}): ThreadworkClient {
-  return new ThreadworkClient({ baseUrl: `${originOf(bundle)}/v2`, ...overZapier(z, bundle, options) });
+export async function v2Client(
+  z: ZObject,
+  bundle: Bundle,
+  options: ClientOptions = {},
+): Promise<ThreadworkClient> {
+  return (await clientsFor(z, bundle, options)).v2();
 }
 
 /** The v1 client: `{origin}/api/v1`, with the connection's session token. */
-export function v1Client(z: ZObject, bundle: Bundle, options: ClientOptions = {}): LegacyClient {
-  return new LegacyClient({ origin: originOf(bundle), ...overZapier(z, bundle, options) });
+export async function v1Client(
+  z: ZObject,
+  bundle: Bundle,
+  options: ClientOptions = {},
+): Promise<LegacyClient> {
+  return (await clientsFor(z, bundle, options)).v1();
 }
 
 /** Retries after the first attempt, and the time one attempt may take: all of them fit Zapier's 30 s. */

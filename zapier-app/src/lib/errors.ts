@@ -19,7 +19,7 @@ import {
   ThreadworkError,
   TimeoutError,
   ValidationError,
-} from '@threadwork/shared';
+} from '@threadwork/shared/light';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { DEDUPE_KEY } from './idempotency.ts';
 

@@ -41,7 +41,7 @@ export async function teamScoped<T>(
     query: { team_id: string; limit: number; cursor?: string },
   ) => PromiseLike<Page<T>>,
 ): Promise<Page<T> | T[]> {
-  const client = v2Client(z, bundle);
+  const client = await v2Client(z, bundle);
   const teamId = inputText(bundle, 'team_id');
   if (teamId !== undefined) {
     return list(client, {

@@ -16,12 +16,12 @@ export default dropdownTrigger({
       helpText: 'The board whose lists to list, e.g. `brd_sales`.',
     },
   ],
-  load: (z, bundle, cursor) => {
+  load: async (z, bundle, cursor) => {
     const boardId = bundle.inputData['board_id'];
     if (typeof boardId !== 'string' || boardId === '') {
       throw new z.errors.Error('Choose a board first: its lists appear here.', 'board_required', 400);
     }
-    return v2Client(z, bundle).lists.list(boardId, { limit: DROPDOWN_PAGE_SIZE, cursor });
+    return (await v2Client(z, bundle)).lists.list(boardId, { limit: DROPDOWN_PAGE_SIZE, cursor });
   },
   toItem: (list) => ({ id: list.id, name: list.name, board_id: list.board_id }),
   sample: { id: 'lst_leads', name: 'Leads', board_id: 'brd_sales' },

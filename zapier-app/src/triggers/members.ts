@@ -19,7 +19,7 @@ export default dropdownTrigger({
     },
   ],
   load: async (z, bundle, cursor) => {
-    const client = v2Client(z, bundle);
+    const client = await v2Client(z, bundle);
     const taskId = inputText(bundle, 'task_id');
     const boardId =
       inputText(bundle, 'board_id') ??

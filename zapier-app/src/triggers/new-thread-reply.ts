@@ -41,7 +41,7 @@ const SAMPLE_LIMIT = 10;
  */
 const performList = async (z: ZObject, bundle: Bundle) => {
   const scope = bundle.inputData['scope'] === 'all' ? 'all' : 'tasked';
-  const client = v2Client(z, bundle);
+  const client = await v2Client(z, bundle);
   const page = await client.emailThreads.search({ q: 'in:inbox', limit: SAMPLE_THREADS });
   const samples: Array<ReturnType<typeof replyOutput>> = [];
   for (const found of page.data) {

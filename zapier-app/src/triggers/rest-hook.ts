@@ -7,12 +7,14 @@
  * (the 10 newest that match the event; a sample's `id` stands for its event, as a delivery's does).
  */
 import { createHash } from 'node:crypto';
-import { EVENT_ID_HEADER, NotFoundError, V1_ACTION_TARGETS, type V1Action, V1Item } from '@threadwork/shared';
+import type { V1Action, V1Item } from '@threadwork/shared';
+import { EVENT_ID_HEADER, NotFoundError, V1_ACTION_TARGETS } from '@threadwork/shared/light';
 import type { Bundle, Trigger, ZObject } from 'zapier-platform-core';
 import { exchangeCredentials } from '../authentication.ts';
 import { boardField, type InputField, Inputs, listField, teamField } from '../creates/fields.ts';
 import { v1Client } from '../lib/clients.ts';
 import { withZapierErrors } from '../lib/errors.ts';
+import { loadShared } from '../lib/load.ts';
 import { deliveryHeader } from './hook-request.ts';
 
 /** The name the subscriptions are registered under (the service lists it as the hook's platform). */
@@ -103,7 +105,7 @@ export function restHookTrigger(options: RestHookTriggerOptions): Trigger {
 
   const performSubscribe = withZapierErrors(async (z: ZObject, bundle: Bundle) => {
     const token = await exchangeCredentials(z, bundle);
-    return v1Client(z, bundle, { token }).subscribe(target.object, {
+    return (await v1Client(z, bundle, { token })).subscribe(target.object, {
       email: String(bundle.authData['email'] ?? ''),
       action: options.action,
       entityId: String(bundle.inputData[entityKey] ?? ''),
@@ -117,7 +119,7 @@ export function restHookTrigger(options: RestHookTriggerOptions): Trigger {
     if (subscriptionId === undefined) return {};
     const token = await exchangeCredentials(z, bundle);
     try {
-      await v1Client(z, bundle, { token }).unsubscribe(target.object, subscriptionId);
+      await (await v1Client(z, bundle, { token })).unsubscribe(target.object, subscriptionId);
     } catch (error) {
       // Already gone (deleted in the service, or by an earlier turn-off): turning the Zap off still succeeds.
       if (!(error instanceof NotFoundError)) throw error;
@@ -126,6 +128,7 @@ export function restHookTrigger(options: RestHookTriggerOptions): Trigger {
   });
 
   const perform = async (z: ZObject, bundle: Bundle) => {
+    const { V1Item } = await loadShared();
     const parsed = V1Item.safeParse(bundle.cleanedRequest);
     if (!parsed.success) {
       throw new z.errors.Error(
@@ -144,7 +147,7 @@ export function restHookTrigger(options: RestHookTriggerOptions): Trigger {
   const performList = withZapierErrors(async (z: ZObject, bundle: Bundle) => {
     if (options.samples === 'static') return [options.sample];
     const entityId = String(bundle.inputData[entityKey] ?? '');
-    const client = v1Client(z, bundle);
+    const client = await v1Client(z, bundle);
     const items = await (target.entity === 'list'
       ? client.items({ listId: entityId })
       : client.items({ boardId: entityId }));

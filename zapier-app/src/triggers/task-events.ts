@@ -59,7 +59,7 @@ export function taskEventTrigger(options: TaskEventTriggerOptions): Trigger {
     performList: async (z, bundle) => {
       const boardId = new Inputs(bundle.inputData).required('board_id');
       const tasks: Task[] = [];
-      for await (const task of v2Client(z, bundle).tasks.list({ board_id: boardId, limit: 200 })) {
+      for await (const task of (await v2Client(z, bundle)).tasks.list({ board_id: boardId, limit: 200 })) {
         tasks.push(task);
         if (tasks.length >= 1000) break;
       }
@@ -70,10 +70,11 @@ export function taskEventTrigger(options: TaskEventTriggerOptions): Trigger {
         .map((task) => taskEventOutput(sampleEventId(options.event, task), task));
     },
     // As the task actions' output: each custom field's name and option labels (one read of the board's fields).
-    complete: (z, bundle, outputs) =>
-      withFieldLabels(v2Client(z, bundle), outputs as unknown as Task[]) as unknown as Promise<
-        TaskEventOutput[]
-      >,
+    complete: async (z, bundle, outputs) =>
+      (await withFieldLabels(
+        await v2Client(z, bundle),
+        outputs as unknown as Task[],
+      )) as unknown as TaskEventOutput[],
     sample: taskEventOutput('evt_7d3a9c1e5b2f4a6c', taskResource.sample),
     outputFields: [
       { key: 'id', label: 'Event ID' },

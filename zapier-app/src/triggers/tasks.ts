@@ -24,7 +24,7 @@ export default dropdownTrigger({
       helpText: 'Only the tasks of this list, e.g. `lst_todo`; wins over Board.',
     },
   ],
-  load: (z, bundle, cursor) => {
+  load: async (z, bundle, cursor) => {
     const listId = inputText(bundle, 'list_id');
     const boardId = inputText(bundle, 'board_id');
     if (listId === undefined && boardId === undefined) {
@@ -35,7 +35,7 @@ export default dropdownTrigger({
       );
     }
     const scope = listId === undefined ? { board_id: boardId } : { list_id: listId };
-    return v2Client(z, bundle).tasks.list({ ...scope, limit: DROPDOWN_PAGE_SIZE, cursor });
+    return (await v2Client(z, bundle)).tasks.list({ ...scope, limit: DROPDOWN_PAGE_SIZE, cursor });
   },
   toItem: (task) => ({
     id: task.id,

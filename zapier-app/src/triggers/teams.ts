@@ -7,7 +7,8 @@ export default dropdownTrigger({
   noun: 'Team',
   label: 'New Team',
   description: 'Triggers when a team is added; lists the teams for dropdowns.',
-  load: (z, bundle, cursor) => v2Client(z, bundle).teams.list({ limit: DROPDOWN_PAGE_SIZE, cursor }),
+  load: async (z, bundle, cursor) =>
+    (await v2Client(z, bundle)).teams.list({ limit: DROPDOWN_PAGE_SIZE, cursor }),
   toItem: (team) => ({ id: team.id, name: team.name }),
   sample: { id: 'team_acme', name: 'Acme' },
   outputFields: [

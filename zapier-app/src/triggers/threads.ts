@@ -15,12 +15,12 @@ export default dropdownTrigger({
         'A mailbox search, as in the mailbox itself, e.g. `from:bob@stone.test is:unread`; the inbox when empty.',
     },
   ],
-  load: (z, bundle, cursor) => {
+  load: async (z, bundle, cursor) => {
     const q =
       typeof bundle.inputData['q'] === 'string' && bundle.inputData['q'] !== ''
         ? bundle.inputData['q']
         : 'in:inbox';
-    return v2Client(z, bundle).emailThreads.search({ q, limit: DROPDOWN_PAGE_SIZE, cursor });
+    return (await v2Client(z, bundle)).emailThreads.search({ q, limit: DROPDOWN_PAGE_SIZE, cursor });
   },
   toItem: (thread) => ({
     id: thread.thread_id,

@@ -7,8 +7,8 @@
  * `perform` checks the delivery's `x-service-signature` over the raw body with that secret (300 s
  * tolerance) and rejects a bad or stale one before reading anything; it makes no request.
  */
-import { type EventType, type FILTER_SCOPES, NotFoundError, type WebhookEvent } from '@threadwork/shared';
-import { constructEvent, SIGNATURE_HEADER, WebhookSignatureError } from '@threadwork/shared/webhooks';
+import type { EventType, FILTER_SCOPES, WebhookEvent } from '@threadwork/shared';
+import { NotFoundError } from '@threadwork/shared/light';
 import type { Bundle, Trigger, ZObject } from 'zapier-platform-core';
 import { exchangeCredentials } from '../authentication.ts';
 import type { InputField } from '../creates/fields.ts';
@@ -16,6 +16,7 @@ import type { OutputField } from '../creates/resources.ts';
 import { v2Client } from '../lib/clients.ts';
 import { withZapierErrors } from '../lib/errors.ts';
 import { runKey } from '../lib/idempotency.ts';
+import { loadShared } from '../lib/load.ts';
 import { deliveryHeader } from './hook-request.ts';
 
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
@@ -52,7 +53,7 @@ export function webhookTrigger<O extends { id: string }>(options: WebhookTrigger
     const filters = options.filters?.(bundle);
     // One key per subscribe (its retries resend it): a key derived from the target URL would, after the hook
     // was deleted, replay the deleted subscription instead of creating a live one.
-    const created = await v2Client(z, bundle, { token }).webhooks.create(
+    const created = await (await v2Client(z, bundle, { token })).webhooks.create(
       {
         target_url: bundle.targetUrl ?? '',
         events: [options.event],
@@ -68,7 +69,7 @@ export function webhookTrigger<O extends { id: string }>(options: WebhookTrigger
     if (subscriptionId === undefined) return {};
     const token = await exchangeCredentials(z, bundle);
     try {
-      await v2Client(z, bundle, { token }).webhooks.delete(subscriptionId);
+      await (await v2Client(z, bundle, { token })).webhooks.delete(subscriptionId);
     } catch (error) {
       // Already gone: what turning the Zap off asks for is true.
       if (!(error instanceof NotFoundError)) throw error;
@@ -77,6 +78,7 @@ export function webhookTrigger<O extends { id: string }>(options: WebhookTrigger
   });
 
   const perform = async (z: ZObject, bundle: Bundle) => {
+    const { constructEvent, SIGNATURE_HEADER, WebhookSignatureError } = await loadShared();
     const { secret } = (bundle.subscribeData ?? {}) as Partial<WebhookSubscribeData>;
     const header = deliveryHeader(bundle, SIGNATURE_HEADER);
     const body = bundle.rawRequest?.content;

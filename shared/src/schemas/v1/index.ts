@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DateTime, HexId, NonEmptyString } from '../common.ts';
+import { V1_ACTION_TARGETS, V1_ACTIONS, V1_OBJECTS } from '../values.ts';
 
 /**
  * The frozen legacy v1 interface. Its answers are bare (no envelope). Requests are parsed like the legacy
@@ -38,32 +39,12 @@ export const V1Item = z.looseObject({
 });
 export type V1Item = z.infer<typeof V1Item>;
 
-export const V1_ACTIONS = [
-  'createOnList',
-  'createOnBoard',
-  'itemCompleted',
-  'itemArchived',
-  'itemDeleted',
-  'assignedTo',
-  'movedToList',
-] as const;
+export { V1_ACTION_TARGETS, V1_ACTIONS, V1_OBJECTS };
 export const V1Action = z.enum(V1_ACTIONS);
 export type V1Action = z.infer<typeof V1Action>;
 
-export const V1_OBJECTS = ['items', 'lists'] as const;
 export const V1Object = z.enum(V1_OBJECTS);
 export type V1Object = z.infer<typeof V1Object>;
-
-/** Which object each action is subscribed on, and what its entityId names. */
-export const V1_ACTION_TARGETS: Record<V1Action, { object: V1Object; entity: 'list' | 'board' }> = {
-  movedToList: { object: 'lists', entity: 'list' },
-  createOnList: { object: 'items', entity: 'list' },
-  createOnBoard: { object: 'items', entity: 'board' },
-  itemCompleted: { object: 'items', entity: 'board' },
-  itemArchived: { object: 'items', entity: 'board' },
-  itemDeleted: { object: 'items', entity: 'board' },
-  assignedTo: { object: 'items', entity: 'board' },
-};
 
 export const V1Subscription = z.looseObject({
   id: z.string(),

@@ -1,24 +1,11 @@
 import { z } from 'zod';
 import { NonEmptyString, openEnum } from '../common.ts';
+import { CUSTOM_FIELD_TYPES, OPTION_FIELD_TYPES } from '../values.ts';
 
-export const CUSTOM_FIELD_TYPES = [
-  'text',
-  'multiline_text',
-  'number',
-  'date',
-  'checkbox',
-  'url',
-  'phone',
-  'select',
-  'status',
-  'tag',
-  'multiselect',
-] as const;
+export { CUSTOM_FIELD_TYPES, OPTION_FIELD_TYPES };
 export const CustomFieldType = z.enum(CUSTOM_FIELD_TYPES);
 export type CustomFieldType = z.infer<typeof CustomFieldType>;
 
-/** Types whose values are option ids. */
-export const OPTION_FIELD_TYPES: readonly CustomFieldType[] = ['select', 'status', 'tag', 'multiselect'];
 /** The only types for which `display_on_card` means something. */
 export const CARD_DISPLAY_FIELD_TYPES: readonly CustomFieldType[] = ['status', 'tag'];
 

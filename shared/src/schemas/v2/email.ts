@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DateTime, HexId, NonEmptyString, openEnum, PaginationQuery } from '../common.ts';
+import { REPLY_MODES } from '../values.ts';
 
 export const EmailAddress = z.looseObject({
   email: z.string(),
@@ -112,7 +113,7 @@ export const CreateNewDraftRequest = z.strictObject({
 });
 export type CreateNewDraftRequest = z.infer<typeof CreateNewDraftRequest>;
 
-export const REPLY_MODES = ['reply', 'reply_all'] as const;
+export { REPLY_MODES };
 
 /** Recipients of a reply come from the thread: a request naming to, cc or bcc is rejected, not ignored. */
 export const ReplyRequest = z

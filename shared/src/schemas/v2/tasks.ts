@@ -1,30 +1,9 @@
 import { z } from 'zod';
 import { DateTime, HexId, NonEmptyString, openEnum, PaginationQuery, QueryBoolean } from '../common.ts';
+import { SHADES } from '../values.ts';
 import { CustomFieldValue, CustomFieldValueInput } from './custom-fields.ts';
 
-export const SHADES = [
-  'none',
-  'yellow',
-  'cyan',
-  'light_blue',
-  'teal',
-  'blue',
-  'indigo',
-  'yellow_green',
-  'lime',
-  'green',
-  'amber',
-  'red',
-  'magenta',
-  'purple',
-  'orange',
-  'deep_orange',
-  'pink',
-  'brown',
-  'grey',
-  'dark_grey',
-  'black',
-] as const;
+export { SHADES };
 export const Shade = z.enum(SHADES);
 export type Shade = z.infer<typeof Shade>;
 

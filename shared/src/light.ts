@@ -1,0 +1,10 @@
+/**
+ * The part of the package that loads neither zod nor ky: the clients' error classes, the fixed value lists
+ * the schemas are built from, a session token's lifecycle and the delivery header names. For code that must
+ * start fast and loads the clients and schemas only when it first needs them (the Zapier app:
+ * docs/zapier-app.md, "Load time").
+ */
+export * from './client/errors.ts';
+export * from './client/v1/token.ts';
+export * from './schemas/values.ts';
+export * from './webhooks/headers.ts';
