@@ -81,7 +81,12 @@ function useRemote<T>(key: string | null, load: () => Promise<T>): RemoteHandle<
   const [state, setState] = useState<Remote<T> | null>(null);
   const [attempt, setAttempt] = useState(0);
   useEffect(() => {
-    if (key === null) return;
+    // Nothing asked: forget the last answer, so asking again (back to a team) waits for a fresh one
+    // instead of briefly offering the old choices (and an enabled Create) before reloading.
+    if (key === null) {
+      setState(null);
+      return;
+    }
     let live = true;
     setState({ key, status: 'loading' });
     load().then(
