@@ -1,17 +1,23 @@
-// The PostgreSQL project's global setup: drops the test databases (see helpers/database.ts) that a
-// previous run left behind, and, once every test has run, those of this run.
-import { postgresAdminUrl, TEST_DATABASE_PREFIX } from './helpers/database.ts';
+// The PostgreSQL project's global setup: names this run's test databases (see helpers/database.ts)
+// and drops them once every test has run, together with those a run started over an hour ago left
+// behind. Another run going at the same time on the same PostgreSQL keeps its databases.
+import type { TestProject } from 'vitest/node';
+import { postgresAdminUrl, testRunPrefix, testRunStartOf } from './helpers/database.ts';
 
-async function dropTestDatabases(): Promise<void> {
+const STALE_AFTER_MS = 60 * 60 * 1000;
+
+async function dropTestDatabases(isOurs: (database: string) => boolean): Promise<void> {
   const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: postgresAdminUrl() });
   await client.connect();
   try {
     const { rows } = await client.query<{ datname: string }>(
-      'select datname from pg_database where starts_with(datname, $1)',
-      [TEST_DATABASE_PREFIX],
+      "select datname from pg_database where starts_with(datname, 'tw_test_r')",
     );
     for (const { datname } of rows) {
+      const startedAt = testRunStartOf(datname);
+      const stale = startedAt !== undefined && Date.now() - startedAt > STALE_AFTER_MS;
+      if (!isOurs(datname) && !stale) continue;
       // FORCE: a server a failed test left running must not keep its database alive.
       await client.query(`drop database if exists "${datname}" with (force)`);
     }
@@ -20,10 +26,9 @@ async function dropTestDatabases(): Promise<void> {
   }
 }
 
-export async function setup(): Promise<void> {
-  await dropTestDatabases();
-}
-
-export async function teardown(): Promise<void> {
-  await dropTestDatabases();
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const prefix = testRunPrefix();
+  project.provide('testDatabasePrefix', prefix);
+  await dropTestDatabases(() => false);
+  return () => dropTestDatabases((database) => database.startsWith(prefix));
 }

@@ -4,10 +4,10 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresAdapter, PostgresDialect, sql, type Transaction } from 'kysely';
+import { type CompiledQuery, Kysely, PostgresAdapter, PostgresDialect, sql, type Transaction } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { announcement, listenForChanges, noteChange } from './changes.ts';
-import { COMMIT, deferredCommit, finishDeferred } from './deferred-commit.ts';
+import { COMMIT, deferredCommit, finishDeferred, withLiterals } from './deferred-commit.ts';
 import { type GroupCommit, GroupCommitSqliteDialect, groupCommitOf } from './group-commit.ts';
 import type { DialectName } from './migrations/columns.ts';
 import { migrationProvider } from './migrations/index.ts';
@@ -167,6 +167,23 @@ export async function transact<T>(
     // Committed or not, what this process's caches hold may be stale (other processes hear of it at commit).
     noteChange(db, 'data');
   }
+}
+
+/** How a statement handed to `sendLater` starts on its way to the connection (see openPostgres). */
+const SEND_LATER = '/*later*/';
+
+/**
+ * Inside a PostgreSQL transaction, holds `query` (a write whose outcome nothing reads) to travel in
+ * front of the transaction's next statement, its commit included, in the same round trip: a write
+ * under a row lock then costs the lock no round trip of its own. Statements of one text run one
+ * after another, each with a fresh snapshot (READ COMMITTED), so one placed after a row lock reads
+ * what that lock protects as it stands. Its failure fails that next statement, and so the
+ * transaction. Answers false (nothing done) elsewhere: the caller then runs it at once.
+ */
+export async function sendLater(executor: Executor, query: CompiledQuery): Promise<boolean> {
+  if (!executor.isTransaction || !isShared(executor)) return false;
+  await sql.raw(`${SEND_LATER}${withLiterals(query)}`).execute(executor);
+  return true;
 }
 
 /** Column name → SQL expression: read by every PostgreSQL write transaction once it holds its lock. */
@@ -370,6 +387,14 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
     // write lock, see `transact`): one round trip for both, answered with the statement's result.
     let beginWaiting = false;
     let commitSent = false;
+    // Statements held by `sendLater`, sent in front of the next one (a rollback drops them).
+    let later: string[] = [];
+    const withLater = (text: string) => {
+      if (later.length === 0) return text;
+      const joined = `${later.join(';')};${text}`;
+      later = [];
+      return joined;
+    };
     const send = (text: unknown, values?: unknown, callback?: unknown) => {
       counter.count++;
       if (typeof text !== 'string' || !Array.isArray(values) || values.length === 0) {
@@ -387,6 +412,16 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
         return send(text, values, callback);
       }
       const bare = !Array.isArray(values) || values.length === 0;
+      if (bare && text.startsWith(SEND_LATER) && !beginWaiting) {
+        later.push(text.slice(SEND_LATER.length));
+        return Promise.resolve({ command: 'SELECT', rowCount: 0, rows: [] });
+      }
+      if (bare && text === 'rollback') later = [];
+      if (!bare && later.length > 0) {
+        // A statement with parameters cannot share a text: what waits goes just before it.
+        const waiting = withLater('').slice(0, -1);
+        return (send(waiting) as Promise<unknown>).then(() => client.query(text, values as never));
+      }
       if (bare && commitSent && (text === 'commit' || text === 'rollback')) {
         commitSent = false;
         if (text === 'commit') return Promise.resolve({ command: 'COMMIT', rowCount: null, rows: [] });
@@ -400,7 +435,7 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
       // A text of several statements answers with the last one's result.
       const last = (result: unknown) => (Array.isArray(result) ? result.at(-1) : result);
       if (!beginWaiting)
-        return bare ? (send(text, values) as Promise<unknown>).then(last) : send(text, values);
+        return bare ? (send(withLater(text), values) as Promise<unknown>).then(last) : send(text, values);
       beginWaiting = false;
       // A transaction that ends before its first statement never needs to begin.
       if (bare && (text === 'commit' || text === 'rollback')) {

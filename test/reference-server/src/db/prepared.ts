@@ -10,7 +10,7 @@ import {
   type RawBuilder,
   sql,
 } from 'kysely';
-import { type Executor, groupCommit, perDatabase } from './database.ts';
+import { type Executor, groupCommit, perDatabase, sendLater } from './database.ts';
 import type { Database } from './schema.ts';
 
 const MAX_KEPT_ARITY = 128;
@@ -50,6 +50,11 @@ export interface PreparedQuery<Args extends unknown[], Row> {
   executeTakeFirst(db: Executor, ...args: Args): Promise<Row | undefined>;
   /** For writes: the number of rows inserted, updated or deleted. */
   executeWrite(db: Executor, ...args: Args): Promise<number>;
+  /**
+   * For writes whose outcome nothing reads: inside a PostgreSQL transaction, sent with the
+   * transaction's next statement (see `sendLater`); elsewhere at once.
+   */
+  writeLater(db: Executor, ...args: Args): Promise<void>;
 }
 
 /**
@@ -114,6 +119,9 @@ export function prepareQuery<Args extends unknown[], Row>(
     },
     async executeWrite(db, ...args) {
       return Number((await run(db, args)).numAffectedRows ?? 0n);
+    },
+    async writeLater(db, ...args) {
+      if (!(await sendLater(db, bind(db, args)))) await run(db, args);
     },
   };
 }

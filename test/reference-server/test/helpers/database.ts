@@ -6,14 +6,37 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { Migrator } from 'kysely/migration';
+import { inject } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
 import type { DialectName } from '../../src/db/migrations/columns.ts';
 import { migrationProvider } from '../../src/db/migrations/index.ts';
 
 export const onPostgres = process.env['THREADWORK_TEST_DB'] === 'postgres';
 
-/** Every test database's name starts so: the global teardown drops what matches. */
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** This run's test databases' names start so (see testRunPrefix). */
+    testDatabasePrefix: string;
+  }
+}
+
+/** Every test database's name starts so. */
 export const TEST_DATABASE_PREFIX = 'tw_test_';
+
+/**
+ * The prefix of one run's test databases: `tw_test_r<start time, base 36 ms>_<random>_`. Several runs
+ * may share one PostgreSQL server at once; each drops only its own databases, and those of runs
+ * started over an hour ago (their time is in their names).
+ */
+export function testRunPrefix(startedAt = Date.now()): string {
+  return `${TEST_DATABASE_PREFIX}r${startedAt.toString(36)}_${randomBytes(4).toString('hex')}_`;
+}
+
+/** When the run that named `database` started (ms), or undefined for a name not made by testRunPrefix. */
+export function testRunStartOf(database: string): number | undefined {
+  const match = /^tw_test_r([0-9a-z]+)_[0-9a-f]{8}_/.exec(database);
+  return match?.[1] === undefined ? undefined : Number.parseInt(match[1], 36);
+}
 
 /** The server URL the test databases are made on (any database of it: the URL's own is only connected to). */
 export function postgresAdminUrl(): string {
@@ -32,7 +55,7 @@ export function postgresUrlOf(database: string): string {
 /** Makes an empty database and answers its URL. */
 export async function createPostgresDatabase(): Promise<string> {
   const { default: pg } = await import('pg');
-  const name = `${TEST_DATABASE_PREFIX}${process.pid}_${randomBytes(6).toString('hex')}`;
+  const name = `${inject('testDatabasePrefix')}${process.pid}_${randomBytes(6).toString('hex')}`;
   const client = new pg.Client({ connectionString: postgresAdminUrl() });
   await client.connect();
   try {

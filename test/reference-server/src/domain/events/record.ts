@@ -97,7 +97,7 @@ async function insertEvent(
   at: Date,
 ): Promise<StoredEvent> {
   const id = newId('evt');
-  await insertEventRow.executeWrite(
+  await insertEventRow.writeLater(
     tx,
     id,
     type,

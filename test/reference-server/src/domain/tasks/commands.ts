@@ -63,7 +63,15 @@ export type NewTask = Omit<CreateTaskRequest, 'notes' | 'due_at'> & {
  * already known, so the answer costs no re-read. Records task.created.
  */
 export async function createTask(tx: Executor, userId: string, input: NewTask, now: Date): Promise<Task> {
-  const list = await requireList(tx, userId, input.list_id, 'lock');
+  // After a task: placed now. At an edge: placed by the insert itself (`position` is then a stand-in;
+  // no view shows it).
+  const edge = input.after_task_id === undefined ? (input.position ?? 'top') : null;
+  // At an edge on PostgreSQL, the list is locked in the round trip that inserts the task, right before
+  // the insert reads its positions (see sendLater): the lock is then held for the insert, the event and
+  // the commit only. Reading the list unlocked first is safe: a list is never deleted, and who may see
+  // it changes only in writes that run alone (docs/postgresql.md).
+  const lockWithInsert = edge !== null && isShared(tx);
+  const list = await requireList(tx, userId, input.list_id, lockWithInsert ? undefined : 'lock');
   const onSalesBoard = list.board.board_type === SALES_BOARD;
   if (input.content_type === 'sale' && !onSalesBoard) {
     throw invalidField('content_type', 'sale cards can only be created on a sales board');
@@ -78,9 +86,6 @@ export async function createTask(tx: Executor, userId: string, input: NewTask, n
     throw notFound('message', input.message_id);
   }
   const title = input.title ?? thread?.subject ?? '(no subject)';
-  // After a task: placed now. At an edge: placed by the insert itself (`position` is then a stand-in;
-  // no view shows it).
-  const edge = input.after_task_id === undefined ? (input.position ?? 'top') : null;
   const position = edge === null ? await landingPosition(tx, userId, list.id, input) : 0;
 
   const at = now.toISOString();
@@ -108,11 +113,13 @@ export async function createTask(tx: Executor, userId: string, input: NewTask, n
       : { first_thread_title: null, first_thread_received_at: null, first_thread_from: null }),
   } satisfies TasksTable;
   if (edge === null) await insertTask(tx, row);
-  else
-    await (edge === 'top' ? insertTaskAtTop : insertTaskAtBottom).executeWrite(
+  else {
+    if (lockWithInsert) await lockList.writeLater(tx, list.id);
+    await (edge === 'top' ? insertTaskAtTop : insertTaskAtBottom).writeLater(
       tx,
       ...TASK_INSERT_COLUMNS.map((column) => row[column]),
     );
+  }
   if (thread) {
     await tx
       .insertInto('task_threads')
@@ -167,6 +174,10 @@ function insertTaskAtEdge(edge: 'top' | 'bottom') {
   );
 }
 const insertTaskAtTop = insertTaskAtEdge('top');
+/** Locks the list row until commit (PostgreSQL; see requireList). */
+const lockList = prepareQuery((db: Executor, listId: string) =>
+  db.selectFrom('lists').select('id').where('id', '=', listId).forUpdate(),
+);
 const insertTaskAtBottom = insertTaskAtEdge('bottom');
 
 // ---------------------------------------------------------------------------------------------------
