@@ -1,8 +1,8 @@
+import { groupScopes } from '@threadwork/shared/light';
 import type { ApiKey, CreatedApiKey, Me } from '@threadwork/shared/schemas';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ExtensionError, type Send } from '../lib/messaging.ts';
 import type { SettingsView } from '../lib/protocol.ts';
-import { groupScopes } from '../lib/scopes.ts';
 import { ErrorArea } from './ErrorArea.tsx';
 import { ShortcutInfo } from './ShortcutHint.tsx';
 

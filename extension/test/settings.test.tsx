@@ -1,9 +1,9 @@
+import { SCOPE_GROUPS } from '@threadwork/shared/light';
 import { SCOPES } from '@threadwork/shared/schemas';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Settings } from '../components/Settings.tsx';
 import { ShortcutHint } from '../components/ShortcutHint.tsx';
 import { ExtensionError } from '../lib/messaging.ts';
-import { SCOPE_GROUPS } from '../lib/scopes.ts';
 import { choose, fakeSend, type Handlers, mounted, settle, type } from './helpers/ui.ts';
 
 let view: ReturnType<typeof mounted>;

@@ -194,7 +194,7 @@ describe.runIf(BROWSER_TESTS)('setting the extension up', () => {
 
     // Scopes: readable, grouped, opt-in ones marked; the chosen ones are the key's.
     const send = page.getByRole('checkbox', { name: 'email.send' });
-    expect(await page.locator('label', { has: send }).textContent()).toMatch(/Send new mail.*opt-in/);
+    expect(await page.locator('label', { has: send }).textContent()).toMatch(/Send email.*opt-in/);
     await type.selectOption('v2');
     await page.getByTestId('threadwork-key-name').fill('Mailer');
     await send.check();

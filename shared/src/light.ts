@@ -7,4 +7,5 @@
 export * from './client/errors.ts';
 export * from './client/v1/token.ts';
 export * from './schemas/values.ts';
+export * from './scope-groups.ts';
 export * from './webhooks/headers.ts';

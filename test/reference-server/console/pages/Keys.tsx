@@ -1,5 +1,6 @@
 // `/keys`: the user's API keys with their scopes; create (any scope: opt-in ones are marked and never
 // preselected) and revoke, for both kinds. A new key's secret is shown once, here, and never again.
+import { groupScopes } from '@threadwork/shared/light';
 import type { ApiKey, ConsoleKeys, CreatedApiKey } from '@threadwork/shared/schemas';
 import { useState } from 'preact/hooks';
 import { call, useAction, useResource } from '../api.ts';
@@ -133,19 +134,22 @@ function NewKey({ catalogue, onCreated }: { catalogue: ConsoleKeys; onCreated():
           legacy key and secret (v1, the Zapier app, the extension)
         </label>
       </fieldset>
-      <fieldset class="scope-grid">
-        <legend>Scopes</legend>
-        {catalogue.scopes.map((scope) => {
-          const optIn = catalogue.opt_in_scopes.includes(scope);
-          return (
-            <label class={optIn ? 'opt-in' : ''}>
-              <input type="checkbox" checked={scopes.includes(scope)} onChange={() => toggle(scope)} />{' '}
-              {scope}
-              {optIn && <span class="chip opt-in">opt-in</span>}
-            </label>
-          );
-        })}
-      </fieldset>
+      {/* The same groups and labels as the extension's API tab (and the Zapier app's messages). */}
+      {groupScopes(catalogue.scopes).map((group) => (
+        <fieldset class="scope-grid" key={group.name}>
+          <legend>{group.name}</legend>
+          {group.scopes.map(({ scope, label }) => {
+            const optIn = catalogue.opt_in_scopes.includes(scope);
+            return (
+              <label class={optIn ? 'opt-in' : ''} key={scope}>
+                <input type="checkbox" checked={scopes.includes(scope)} onChange={() => toggle(scope)} />{' '}
+                {label} <code class="muted">{scope}</code>
+                {optIn && <span class="chip opt-in">opt-in</span>}
+              </label>
+            );
+          })}
+        </fieldset>
+      ))}
       <p class="muted small">Opt-in scopes are never granted by default: tick them to grant them.</p>
       <button type="submit" disabled={busy || name.trim() === '' || scopes.length === 0}>
         Create key

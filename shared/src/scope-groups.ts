@@ -1,9 +1,10 @@
 /**
- * The API tab's scope choices: every scope in a group a person recognises, with a plain label. The
- * scope's own name stays beside it (what the API and its errors say). Which scopes are opt-in comes with
- * the list from the background (`keys.list`), so this module stays free of zod (the mailbox loads it).
+ * Scopes as a person chooses them (the extension's API tab, the console's keys page): every scope in a
+ * group a person recognises, with a plain label. The scope's own name stays beside it (what the API and
+ * its errors say). One table, so a message that says "tick Send email" (the Zapier app's) names what every
+ * keys page shows. Free of zod: the console's bundle and the extension's pages load it.
  */
-import type { Scope } from '@threadwork/shared/schemas';
+import type { Scope } from './schemas/scopes.ts';
 
 export const SCOPE_GROUPS: readonly { name: string; scopes: readonly { scope: Scope; label: string }[] }[] = [
   {
@@ -26,7 +27,7 @@ export const SCOPE_GROUPS: readonly { name: string; scopes: readonly { scope: Sc
       { scope: 'email.body.read', label: 'Read message bodies' },
       { scope: 'email.modify', label: 'Label and archive threads' },
       { scope: 'email.reply', label: 'Reply in threads' },
-      { scope: 'email.send', label: 'Send new mail' },
+      { scope: 'email.send', label: 'Send email' },
       { scope: 'drafts.write', label: 'Write drafts' },
       { scope: 'drafts.delete', label: 'Delete drafts' },
     ],
