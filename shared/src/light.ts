@@ -5,6 +5,7 @@
  * docs/zapier-app.md, "Load time").
  */
 export * from './client/errors.ts';
+export { withoutUrlSecrets } from './client/redact.ts';
 export * from './client/v1/token.ts';
 export * from './schemas/values.ts';
 export * from './scope-groups.ts';

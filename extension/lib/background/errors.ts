@@ -9,6 +9,7 @@ import {
   ThreadworkError,
   TimeoutError,
   ValidationError,
+  withoutUrlSecrets,
 } from '@threadwork/shared';
 import type { ErrorKind, Failure } from '../protocol.ts';
 
@@ -21,13 +22,8 @@ export class BackgroundError extends Error {
   }
 }
 
-/**
- * A message as the UI may show it: a URL keeps its origin and path, never its query string (the token
- * endpoint takes the API key and secret there).
- */
-export function redact(message: string): string {
-  return message.replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^\s?#"'<>]*)[?#][^\s"'<>]*/gi, '$1');
-}
+/** A message as the UI may show it: a URL keeps its origin and path, never its query string or user:password part. */
+export const redact: (message: string) => string = withoutUrlSecrets;
 
 /** Turns anything thrown while serving a request into the protocol's failure, keeping the service's message. */
 export function toFailure(error: unknown): Failure {

@@ -36,7 +36,7 @@ export {
 } from './http.ts';
 export { getMeta } from './meta.ts';
 export { type Page, PagePromise } from './pagination.ts';
-export { CREDENTIAL_PARAMETERS, REDACTED, redactUrl } from './redact.ts';
+export { CREDENTIAL_PARAMETERS, REDACTED, redactUrl, withoutUrlSecrets } from './redact.ts';
 export type { ListParams, RequestOptions } from './request.ts';
 export { LegacyClient, type LegacyClientOptions } from './v1/client.ts';
 export {

@@ -44,6 +44,18 @@ export function redactUrl(url: string): string {
   return url.replace(PARAMETER_PATTERN, `$1=${REDACTED}`);
 }
 
+/**
+ * Text as a person may see it: every URL keeps its scheme, host and path, and loses its `user:password@`
+ * part, its query and its fragment (the token call's query carries the key pair). A URL in running text
+ * ends at white space, a quote, a backtick or an angle bracket. The Zapier app and the extension pass
+ * every message they show through this, on top of the clients' own redaction above.
+ */
+export function withoutUrlSecrets(text: string): string {
+  return text
+    .replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@"'`<>]*@/gi, '$1')
+    .replace(/\b([a-z][a-z0-9+.-]*:\/\/[^\s?#"'`<>]*)[?#][^\s"'`<>]*/gi, '$1');
+}
+
 /** The credentials a request carries in its headers: the bearer key and the session token. */
 export function credentialsOfHeaders(headers: Readonly<Record<string, string>> | undefined): string[] {
   if (headers === undefined) return [];

@@ -19,6 +19,7 @@ import {
   ThreadworkError,
   TimeoutError,
   ValidationError,
+  withoutUrlSecrets,
 } from '@threadwork/shared/light';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { DEDUPE_KEY } from './idempotency.ts';
@@ -150,15 +151,8 @@ export function withoutSecrets<E extends Error>(error: E, bundle: Bundle): E {
   return error;
 }
 
-/**
- * Text safe to show: every URL without its query (the token endpoint's carries the credentials) and
- * without a user:password part. Every message the app makes passes through here.
- */
-export function redact(text: string): string {
-  return text
-    .replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@"'`]*@/gi, '$1')
-    .replace(/\b([a-z][a-z0-9+.-]*:\/\/[^\s?#"'`]*)[?#][^\s"'`]*/gi, '$1');
-}
+/** Text safe to show (every URL without its query and user:password part): every message the app makes passes through here. */
+export const redact: (text: string) => string = withoutUrlSecrets;
 
 /**
  * "List `lst_x` was not found, or this account cannot see it: pick it again from List." The input is the
