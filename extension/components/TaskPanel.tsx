@@ -124,20 +124,23 @@ function useSlow(active: boolean, ms: number): boolean {
 }
 
 /**
- * Keeps `id` when it is one of `items` (the user's own choice stands), else picks the remembered one, else
- * the first; among the `usable` items when there are any.
+ * Keeps the chosen id when it is one of `items` (the user's own choice stands), else picks the remembered
+ * one, else the first; among the `usable` items when there are any. It reads the choice as it is when the
+ * answer lands (an updater), not as it was at the render before: a user who picks in between keeps the pick.
  */
 function useChoice<T extends { id: string }>(
   items: T[] | null,
-  id: string,
-  setId: (id: string) => void,
+  setId: (update: (current: string) => string) => void,
   remembered: () => string | undefined,
   usable: (item: T) => boolean = () => true,
 ) {
   useEffect(() => {
-    if (items === null || items.some((item) => item.id === id)) return;
-    const candidates = items.some(usable) ? items.filter(usable) : items;
-    setId((candidates.find((item) => item.id === remembered()) ?? candidates[0])?.id ?? '');
+    if (items === null) return;
+    setId((current) => {
+      if (items.some((item) => item.id === current)) return current;
+      const candidates = items.some(usable) ? items.filter(usable) : items;
+      return (candidates.find((item) => item.id === remembered()) ?? candidates[0])?.id ?? '';
+    });
   }, [items]);
 }
 
@@ -224,7 +227,7 @@ export function TaskPanel({ thread, send, onOpenSettings, onSubmitRef }: TaskPan
 
   const teams = useRemote<Team[]>(configured ? 'teams' : null, () => send({ type: 'teams.list' }));
   // The default team is one where a task can be made: the remembered one while it is paid, else the first paid.
-  useChoice(teams.data, teamId, setTeamId, () => remembered.current?.team_id, isPaid);
+  useChoice(teams.data, setTeamId, () => remembered.current?.team_id, isPaid);
   const team = teams.data?.find((candidate) => candidate.id === teamId);
   const unpaid = team !== undefined && !isPaid(team);
 
@@ -232,13 +235,13 @@ export function TaskPanel({ thread, send, onOpenSettings, onSubmitRef }: TaskPan
   const boards = useRemote<Board[]>(team !== undefined && !unpaid ? `boards:${teamId}` : null, () =>
     send({ type: 'boards.list', team_id: teamId }),
   );
-  useChoice(boards.data, boardId, setBoardId, () => remembered.current?.board_id);
+  useChoice(boards.data, setBoardId, () => remembered.current?.board_id);
   const boardValid = boards.data?.some((board) => board.id === boardId) === true;
 
   const lists = useRemote<List[]>(boardValid ? `lists:${boardId}` : null, () =>
     send({ type: 'lists.list', board_id: boardId }),
   );
-  useChoice(lists.data, listId, setListId, () => remembered.current?.list_id);
+  useChoice(lists.data, setListId, () => remembered.current?.list_id);
   const listValid = lists.data?.some((list) => list.id === listId) === true;
 
   const members = useRemote<BoardMember[]>(boardValid ? `members:${boardId}` : null, () =>
@@ -650,7 +653,7 @@ function useExistingTask(
     searchable && settled !== '' ? `search:${teamId}:${settled}` : null,
     () => send({ type: 'tasks.search', team_id: teamId, query: settled }),
   );
-  useChoice(search.data, picked, setPicked, () => undefined);
+  useChoice(search.data, setPicked, () => undefined);
   const current = query.trim() === settled ? search.data : null;
 
   const link = async () => {
