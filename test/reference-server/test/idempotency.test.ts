@@ -60,7 +60,7 @@ describe('Idempotency-Key', () => {
     expect((await readBody(other)).error.code).toBe('idempotency_conflict');
   });
 
-  it('answers idempotency_conflict, not the new body\'s own error, for a used key with an invalid body', async () => {
+  it("answers idempotency_conflict, not the new body's own error, for a used key with an invalid body", async () => {
     expect((await createBoard('conflict-2', 'Valid')).status).toBe(200);
     const invalid = await server.v2('/boards', {
       method: 'POST',
