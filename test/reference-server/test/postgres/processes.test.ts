@@ -69,6 +69,17 @@ const createTask = (
   listId = 'lst_todo',
 ) => server.v2('/tasks', { method: 'POST', body: { list_id: listId, title }, headers });
 
+/** A connection whose open transaction holds `listId`'s row, as a write transaction on the list does. */
+async function holdList(databaseUrl: string, listId: string) {
+  const { default: pg } = await import('pg');
+  const holder = new pg.Client({ connectionString: databaseUrl });
+  await holder.connect();
+  await holder.query('begin');
+  await holder.query(`select pg_advisory_xact_lock_shared(${WRITE_LOCK})`);
+  await holder.query('select id from lists where id = $1 for update', [listId]);
+  return holder;
+}
+
 /** Whether `promise` settles within `ms`. */
 const settlesWithin = (promise: Promise<unknown>, ms: number) =>
   Promise.race([promise.then(() => true), sleep(ms).then(() => false)]);
@@ -185,14 +196,9 @@ describe('several server processes on one PostgreSQL database', () => {
   it('let creates on one list run while a transaction holds another, and queue those on the held list', async () => {
     const { clients, databaseUrl } = await startPair();
     cleanup(clients[0].close, clients[1].close);
-    const { default: pg } = await import('pg');
     // A write transaction holds list A (To do), exactly as a create on it does until it commits.
-    const holder = new pg.Client({ connectionString: databaseUrl });
-    await holder.connect();
+    const holder = await holdList(databaseUrl, 'lst_todo');
     cleanup(() => holder.end());
-    await holder.query('begin');
-    await holder.query(`select pg_advisory_xact_lock_shared(${WRITE_LOCK})`);
-    await holder.query("select id from lists where id = 'lst_todo' for update");
 
     // Creates on A, through both processes: they wait for the holder.
     const onA = Array.from({ length: 6 }, (_, index) =>
@@ -227,13 +233,9 @@ describe('several server processes on one PostgreSQL database', () => {
   it('let a retry run at once when the process running its Idempotency-Key dies mid-request', async () => {
     const { a, clients, databaseUrl } = await startPair();
     cleanup(clients[0].close, clients[1].close);
-    const { default: pg } = await import('pg');
-    const holder = new pg.Client({ connectionString: databaseUrl });
-    await holder.connect();
-    cleanup(() => holder.end());
     // The list is held, so A's keyed create stops in its last round trip, holding the key.
-    await holder.query('begin');
-    await holder.query("select id from lists where id = 'lst_todo' for update");
+    const holder = await holdList(databaseUrl, 'lst_todo');
+    cleanup(() => holder.end());
     const key = 'dies-mid-request';
     const headers = { 'idempotency-key': key };
     const dying = createTask(clients[0], 'Made once after a crash', headers).catch(() => undefined);
