@@ -33,7 +33,8 @@ export function noteOutboxWrite(tx: Executor): void {
  * Runs `work` in one transaction. Once it has succeeded, wakes the delivery worker if `work`
  * recorded an event; a rollback wakes nothing, so no delivery of an unwritten change can leave.
  * `locking` says how it keeps out of other writers' way on PostgreSQL (see `Locking`): `rows` only for
- * work that locks what it reads to decide, as the task commands do.
+ * work that locks what it reads to decide, in the order `Locking` gives (the task commands; for the
+ * rare writes, see row-locks.ts).
  */
 export async function runInTransaction<T>(
   ctx: DomainContext,
