@@ -60,6 +60,32 @@ describe('Idempotency-Key', () => {
     expect((await readBody(other)).error.code).toBe('idempotency_conflict');
   });
 
+  it("answers idempotency_conflict, not the new body's own error, for a used key with an invalid body", async () => {
+    expect((await createBoard('conflict-2', 'Valid')).status).toBe(200);
+    const invalid = await server.v2('/boards', {
+      method: 'POST',
+      headers: { 'idempotency-key': 'conflict-2' },
+      body: { name: 42 },
+    });
+    expect(invalid.status).toBe(409);
+    expect((await readBody(invalid)).error.code).toBe('idempotency_conflict');
+  });
+
+  it('replays an error the change itself ran into, changing nothing', async () => {
+    const create = () =>
+      server.v2('/tasks', {
+        method: 'POST',
+        headers: { 'idempotency-key': 'unknown-list' },
+        body: { list_id: 'lst_nowhere', title: 'Nowhere' },
+      });
+    const first = await create();
+    const second = await create();
+    expect([first.status, second.status]).toEqual([404, 404]);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect((await readBody(second)).error.message).toBe((await readBody(first)).error.message);
+  });
+
   it('scopes keys to the credential', async () => {
     const ada = await createBoard('shared-key', 'Ada board');
     const otherKey = await createBoard('shared-key', 'Ada board', SECRETS.adaBoardsRead);

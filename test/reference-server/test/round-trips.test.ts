@@ -37,7 +37,7 @@ export async function statementsPerRequest(send: (run: number) => Promise<Respon
  * the listening connection (db/changes.ts), counted here too.
  */
 const BOUNDS = onPostgres
-  ? { auth: 1, listTasks: 1, createTask: 5 }
+  ? { auth: 1, listTasks: 1, createTask: 3 }
   : { auth: 0, listTasks: 0, createTask: 9 };
 
 describe('statements per request on the hot paths', () => {

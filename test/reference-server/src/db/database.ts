@@ -110,7 +110,8 @@ export type Locking = 'rows' | 'everything';
  * round trip as its `begin`; READ COMMITTED then reads the latest committed data at every statement,
  * so a row locked with `forUpdateOn` is read as it stands once the lock is held. A transaction that
  * lost a race (a deadlock, or a serialization failure; `raceLost` for one the work detects itself) is
- * run again, a bounded number of times. `work` must have no effect outside the transaction.
+ * run again, a bounded number of times. `work` must have no effect outside the transaction. `ahead`:
+ * reads `work` will run, sent in the round trip of the `begin` (see `readAhead`).
  * (SERIALIZABLE with retries was tried first: on tables this small PostgreSQL's predicate locks
  * cover whole tables, so concurrent creates aborted each other until the retries ran out.)
  */
@@ -118,33 +119,60 @@ export async function transact<T>(
   db: Kysely<Database>,
   work: (tx: Transaction<Database>) => Promise<T>,
   locking: Locking = 'everything',
+  ahead: readonly CompiledQuery[] = [],
 ): Promise<T> {
   if (!isShared(db)) return db.transaction().execute(work);
-  // One round trip with `begin` (see openPostgres): the lock, the announcement of a change to every
-  // process's caches (sent at commit only), and then, under the lock, what `readAtBegin` asked for.
-  const lock = `select ${locking === 'rows' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock'}(${WRITE_LOCK}), ${announcement('data')}`;
-  const reads = [...beginReads].map(([column, expression]) => `${expression} as "${column}"`);
-  const opening = sql.raw<Record<string, unknown>>(
-    reads.length === 0 ? lock : `${lock}; select ${reads.join(', ')}`,
-  );
-  const begin = async (tx: Transaction<Database>) => {
-    const { rows } = await opening.execute(tx);
-    if (reads.length > 0) beginReadsOf.set(tx, rows[0] ?? {});
-  };
   const deferred = deferredCommit();
   // A request holding an Idempotency-Key: the transaction stays open for its answer (deferred-commit.ts).
-  // A second write transaction of the same request commits the first and runs as usual.
-  if (deferred?.open !== undefined) await finishDeferred(deferred, sql`select 1`.compile(db));
+  // A second write transaction of the same request commits the first, keeping the key's claim in a row
+  // of its own, and runs as usual.
+  if (deferred?.open !== undefined) {
+    const keep = deferred.held === 'transaction' ? deferred.claim?.keep() : undefined;
+    await finishDeferred(deferred, keep ?? sql`select 1`.compile(db));
+    if (keep !== undefined) deferred.held = 'row';
+  }
+  const claim = deferred?.wanted && deferred.held === undefined ? deferred.claim : undefined;
+  // One round trip with `begin` (see openPostgres): the lock, the announcement of a change to every
+  // process's caches (sent at commit only), and then, under the lock, each in a statement of its own
+  // and so with a fresh snapshot, the request's claim, what `readAtBegin` asked for, and the reads
+  // sent `ahead` (each answered later from what this round trip brought back: see `readAhead`).
+  const statements = [
+    `select ${locking === 'rows' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock'}(${WRITE_LOCK}), ${announcement('data')}`,
+    ...(claim?.statements ?? []),
+    ...(beginReads.size === 0
+      ? []
+      : [
+          `select ${[...beginReads].map(([column, expression]) => `${expression} as "${column}"`).join(', ')}`,
+        ]),
+    ...ahead.map(withLiterals),
+  ];
+  const opening = sql.raw<{ rows: Record<string, unknown>[] }>(`${EACH}${statements.join(';')}`);
+  const claimCount = claim?.statements.length ?? 0;
+  const begin = async (tx: Transaction<Database>) => {
+    const { rows: results } = await opening.execute(tx);
+    claim?.check(results.slice(1, 1 + claimCount));
+    let next = 1 + claimCount;
+    if (beginReads.size > 0) beginReadsOf.set(tx, results[next++]?.rows[0] ?? {});
+    if (ahead.length > 0) {
+      readAheadOf.set(
+        tx,
+        new Map(ahead.map((query, index) => [aheadKey(query), results[next + index]?.rows ?? []])),
+      );
+    }
+  };
   if (deferred?.wanted) {
     for (let run = 1; ; run++) {
       const tx = await db.startTransaction().execute();
       try {
         await begin(tx);
+        if (claim !== undefined) deferred.held = 'transaction';
         const result = await work(tx);
         deferred.open = tx;
         deferred.afterwards.push(() => noteChange(db, 'data'));
         return result;
       } catch (error) {
+        // Rolled back, the claim goes with the transaction: the answer, if any, claims the key anew.
+        if (deferred.held === 'transaction') deferred.held = undefined;
         await tx
           .rollback()
           .execute()
@@ -171,6 +199,28 @@ export async function transact<T>(
     // Committed or not, what this process's caches hold may be stale (other processes hear of it at commit).
     noteChange(db, 'data');
   }
+}
+
+/** How a text starts whose result should be each of its statements' results (see openPostgres). */
+const EACH = '/*each*/';
+
+/** Per transaction: the reads sent ahead with its `begin`, by query, not yet taken (see `readAhead`). */
+const readAheadOf = new WeakMap<Executor, Map<string, Record<string, unknown>[]>>();
+
+const aheadKey = (query: CompiledQuery) => `${query.sql}\u0000${JSON.stringify(query.parameters)}`;
+
+/**
+ * The rows of `query` if it was sent ahead with this transaction's `begin` (the `ahead` of
+ * `transact`), once: a query the work runs first then costs no round trip of its own. It was read
+ * under the transaction's lock with a snapshot as fresh as the work's first statement would have had.
+ */
+export function readAhead(executor: Executor, query: CompiledQuery): Record<string, unknown>[] | undefined {
+  const reads = readAheadOf.get(executor);
+  if (reads === undefined) return undefined;
+  const key = aheadKey(query);
+  const rows = reads.get(key);
+  reads.delete(key);
+  return rows;
 }
 
 /** How a statement handed to `sendLater` starts on its way to the connection (see openPostgres). */
@@ -436,8 +486,15 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
         beginWaiting = true;
         return Promise.resolve({ command: 'BEGIN', rowCount: null, rows: [] });
       }
-      // A text of several statements answers with the last one's result.
-      const last = (result: unknown) => (Array.isArray(result) ? result.at(-1) : result);
+      // A text of several statements answers with the last one's result, or, marked EACH, with one row
+      // per statement holding that statement's rows (`begin` excluded).
+      const each = bare && text.startsWith(EACH);
+      const last = (result: unknown) => {
+        const results = (Array.isArray(result) ? result : [result]) as { command: string; rows: unknown[] }[];
+        if (!each) return results.at(-1);
+        const own = results[0]?.command === 'BEGIN' ? results.slice(1) : results;
+        return { command: 'SELECT', rowCount: own.length, rows: own.map(({ rows }) => ({ rows })) };
+      };
       if (!beginWaiting)
         return bare ? (send(withLater(text), values) as Promise<unknown>).then(last) : send(text, values);
       beginWaiting = false;

@@ -1,16 +1,38 @@
 // A request's change and its stored idempotency answer commit together on PostgreSQL too (on SQLite
 // they join one batch of the group commit). A request that holds an Idempotency-Key runs in a scope
 // (`withDeferredCommit`) in which its write transaction, once its work has succeeded, is left open
-// instead of committing; the answer is then written in it, and it commits (`finishDeferred`). A
-// process killed in between loses both, and a retry runs the request again. What must follow the
-// commit (waking the outbox, telling caches) waits for it (`afterCommit`).
+// instead of committing; the answer is then written in it, and it commits (`finishDeferred`). The key
+// itself is claimed by that transaction, in the round trip of its `begin` (`Claim`), and held until it
+// ends: a process killed at any point loses its change and its claim together, and a retry runs the
+// request again at once. What must follow the commit (waking the outbox, telling caches) waits for it
+// (`afterCommit`).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type CompiledQuery, type ControlledTransaction, sql } from 'kysely';
 import type { Database } from './schema.ts';
 
+/**
+ * What a request's write transaction runs first, in the round trip of its `begin`, right after its
+ * write lock, and judges before its work runs (the Idempotency-Key's claim: http/idempotency.ts).
+ */
+export interface Claim {
+  /** SQL statements without parameters: each reads with a fresh snapshot. */
+  statements: readonly string[];
+  /** Judges their results, one per statement: throws to end the request before its work runs. */
+  check(results: readonly { rows: Record<string, unknown>[] }[]): void;
+  /** Written in the transaction when it must commit before the request is answered: keeps the claim. */
+  keep(): CompiledQuery;
+}
+
 export interface DeferredCommit {
   /** Set once the request holds its key: from then on its write transaction waits for the answer. */
   wanted: boolean;
+  /** What the request's write transaction claims as it begins (see `Claim`). */
+  claim?: Claim | undefined;
+  /**
+   * How the request holds its claim: `transaction` while `open` holds it (it ends with it), `row`
+   * once `keep` was written and committed. Undefined while nothing holds it.
+   */
+  held?: 'transaction' | 'row' | undefined;
   /** The request's write transaction, done but not committed. */
   open?: ControlledTransaction<Database> | undefined;
   /** Run once `open` has committed (told true) or rolled back (false). */
@@ -48,6 +70,7 @@ export async function finishDeferred(deferred: DeferredCommit, last?: CompiledQu
   const tx = deferred.open;
   deferred.open = undefined;
   deferred.wanted = false;
+  if (deferred.held === 'transaction') deferred.held = undefined;
   let committed = false;
   try {
     if (tx === undefined) return;

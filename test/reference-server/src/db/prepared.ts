@@ -10,7 +10,7 @@ import {
   type RawBuilder,
   sql,
 } from 'kysely';
-import { type Executor, groupCommit, perDatabase, sendLater } from './database.ts';
+import { type Executor, groupCommit, perDatabase, readAhead, sendLater } from './database.ts';
 import type { Database } from './schema.ts';
 
 const MAX_KEPT_ARITY = 128;
@@ -50,6 +50,11 @@ export interface PreparedQuery<Args extends unknown[], Row> {
   executeTakeFirst(db: Executor, ...args: Args): Promise<Row | undefined>;
   /** For writes: the number of rows inserted, updated or deleted. */
   executeWrite(db: Executor, ...args: Args): Promise<number>;
+  /**
+   * The query as it would run, to send ahead with a transaction's begin (`transact`'s `ahead`): the
+   * work's own run of it is then answered from what that round trip read.
+   */
+  ahead(db: Executor, ...args: Args): CompiledQuery;
   /**
    * For writes whose outcome nothing reads: inside a PostgreSQL transaction, sent with the
    * transaction's next statement (see `sendLater`); elsewhere at once.
@@ -100,6 +105,9 @@ export function prepareQuery<Args extends unknown[], Row>(
 
   async function run<R>(db: Executor, args: Args): Promise<QueryResult<R>> {
     const query = bind(db, args);
+    // Sent ahead with the transaction's begin (PostgreSQL): already read.
+    const rows = db.isTransaction ? readAhead(db, query) : undefined;
+    if (rows !== undefined) return { rows: rows as R[] };
     // On SQLite a statement runs synchronously: when it cannot interleave with another transaction,
     // it skips Kysely's connection queue (a handful of promise hops, as much as a small query costs).
     // Plugins see results on Kysely's path only, so with any installed the statement takes that path.
@@ -119,6 +127,9 @@ export function prepareQuery<Args extends unknown[], Row>(
     },
     async executeWrite(db, ...args) {
       return Number((await run(db, args)).numAffectedRows ?? 0n);
+    },
+    ahead(db, ...args) {
+      return bind(db, args);
     },
     async writeLater(db, ...args) {
       if (!(await sendLater(db, bind(db, args)))) await run(db, args);

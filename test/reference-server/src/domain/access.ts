@@ -1,5 +1,6 @@
 // Who may see what, and the one paid check every gated endpoint uses.
 import { PAID_STATUSES, type SubscriptionSummary } from '@threadwork/shared/schemas';
+import type { CompiledQuery } from 'kysely';
 import { type Executor, isShared } from '../db/database.ts';
 import { prepareQuery, textParam } from '../db/prepared.ts';
 import type { BoardsTable } from '../db/schema.ts';
@@ -224,6 +225,11 @@ export async function requireBoard(
   const board = row && boardAccessOf(row, userId);
   if (!board) throw notFound('board', boardId);
   return board;
+}
+
+/** The read of `requireList` without a lock, to send ahead with a transaction's begin (see `transact`). */
+export function requireListAhead(db: Executor, userId: string, listId: string): CompiledQuery {
+  return selectListAccess.ahead(db, userId, listId);
 }
 
 /**

@@ -14,6 +14,7 @@ import type {
 import { ZodError } from 'zod';
 import { formatPath, ServiceError } from '../domain/errors.ts';
 import { newRequestId } from '../domain/ids.ts';
+import { StoredAnswer } from './idempotency.ts';
 import { validationDetails } from './validate.ts';
 
 export function sendError(
@@ -207,6 +208,8 @@ export function installErrorHandling(app: FastifyInstance): void {
   );
 
   app.setErrorHandler((error: FastifyError | Error, request: FastifyRequest, reply: FastifyReply) => {
+    // An Idempotency-Key found answered as the write transaction claimed it (PostgreSQL).
+    if (error instanceof StoredAnswer) return error.send(request, reply);
     if (error instanceof ServiceError) {
       reply.headers(error.headers);
       return sendError(reply, error.status, error.code, error.message, error.details);

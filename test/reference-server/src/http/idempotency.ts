@@ -4,20 +4,26 @@
 // written once, in onSend: a keyed write costs one extra statement, not an in-progress row as well.
 //
 // On a shared database (PostgreSQL, several server processes) memory cannot hold a key for other
-// processes: there the running key is a row instead (status 0, `RUNNING_LEASE_MS` to live), taken by
-// one insert-or-take-over-if-expired statement, which the table's primary key makes exclusive across
-// processes; onSend replaces it with the answer, or deletes it after a 5xx. The request's write
-// transaction is left open until then (db/deferred-commit.ts), so the answer commits with the change,
-// and a 5xx rolls the change back.
+// processes: there the request's write transaction claims the key as it begins, in the round trip of
+// its `begin` (db/deferred-commit.ts `Claim`): it takes an advisory lock named by the key (a hash of
+// credential and key), which PostgreSQL makes exclusive across processes, then reads the stored
+// answer. A key another transaction holds answers 409 in progress; a stored answer is replayed. The
+// transaction is left open until the answer is known, and the answer is written in it, in the round
+// trip that commits it: the change, its answer and the end of the claim are one commit. A process
+// killed mid-request loses its change and its claim with its connection, and a retry runs at once. An
+// answer whose transaction rolled back (an error in its work), or that never opened one, claims the
+// key anew to be stored, and yields to whoever took the key meanwhile.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { sql } from 'kysely';
-import { type Executor, isShared, perDatabase } from '../db/database.ts';
+import { type CompiledQuery, sql } from 'kysely';
+import { type Executor, isShared, perDatabase, transact } from '../db/database.ts';
 import {
+  type Claim,
   type DeferredCommit,
   deferredCommit,
   finishDeferred,
   withDeferredCommit,
+  withLiterals,
 } from '../db/deferred-commit.ts';
 import { prepareQuery, textParam } from '../db/prepared.ts';
 import { ServiceError } from '../domain/errors.ts';
@@ -35,14 +41,33 @@ function fingerprintOf(request: FastifyRequest): string {
     .digest('hex');
 }
 
-function replay(request: FastifyRequest, reply: FastifyReply, status: number, body: string): FastifyReply {
+/** A stored answer as it is repeated: as it was, under this request's id. */
+function replayed(request: FastifyRequest, body: string): Record<string, unknown> {
   const payload = JSON.parse(body) as Record<string, unknown>;
-  // The stored answer is repeated as it was, under this request's id.
   const meta = payload['meta'];
   if (meta && typeof meta === 'object') payload['meta'] = { ...meta, request_id: request.id };
   const error = payload['error'];
   if (error && typeof error === 'object') payload['error'] = { ...error, request_id: request.id };
-  return reply.code(status).header('idempotent-replayed', 'true').send(payload);
+  return payload;
+}
+
+function replay(request: FastifyRequest, reply: FastifyReply, status: number, body: string): FastifyReply {
+  return reply.code(status).header('idempotent-replayed', 'true').send(replayed(request, body));
+}
+
+/** Thrown where a claim finds the key answered: the request answers with the stored answer instead. */
+export class StoredAnswer extends Error {
+  override name = 'StoredAnswer';
+  readonly status: number;
+  readonly body: string;
+  constructor(status: number, body: string) {
+    super('answered before under this Idempotency-Key');
+    this.status = status;
+    this.body = body;
+  }
+  send(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+    return replay(request, reply, this.status, this.body);
+  }
 }
 
 /** The keys of requests still running, per database: credential and key → the running request's fingerprint. */
@@ -93,72 +118,69 @@ function storeAnswerQuery(
 }
 const storeAnswer = prepareQuery(storeAnswerQuery);
 
-/** The status of a row that holds a running key (shared databases only). */
+/** The status of a row that holds a running key (shared databases only: see `Claim.keep`). */
 const RUNNING = 0;
 /**
- * How long a running key holds on a shared database if its process dies before answering: a retry
- * after that runs the request. Far longer than any request takes.
+ * How long a running key's row holds on a shared database if its process dies before answering: a
+ * retry after that runs the request. Far longer than any request takes. Only a request that commits
+ * a first write transaction before its answer (and so before the end of its claim) writes one.
  */
 export const RUNNING_LEASE_MS = 60 * 1000;
 
-/**
- * Takes the key for this request: inserts a running row, or takes over an expired one. Answers whether
- * this request now holds the key; if not, another request holds it or has answered under it.
- */
-async function takeSharedKey(
-  db: Executor,
+/** A seed of ours for hashing keys into advisory lock names (apart from every other use of the hash). */
+const CLAIM_SEED = 0x7477_6964; // "twid"
+
+/** The claim of a key by the request's write transaction (see the top of this file). */
+function claimOf(
+  request: FastifyRequest,
   credential: string,
   key: string,
   fingerprint: string,
   at: Date,
-): Promise<boolean> {
+): Claim {
+  const { db } = request.server.ctx;
   const atIso = at.toISOString();
-  const taken = await db
-    .insertInto('idempotency_keys')
-    .values({
-      credential,
-      key,
-      fingerprint,
-      status_code: RUNNING,
-      response_body: '',
-      created_at: atIso,
-      expires_at: new Date(at.getTime() + RUNNING_LEASE_MS).toISOString(),
-    })
-    .onConflict((conflict) =>
-      conflict
-        .columns(['credential', 'key'])
-        .doUpdateSet((eb) => ({
-          fingerprint: eb.ref('excluded.fingerprint'),
-          status_code: eb.ref('excluded.status_code'),
-          response_body: eb.ref('excluded.response_body'),
-          created_at: eb.ref('excluded.created_at'),
-          expires_at: eb.ref('excluded.expires_at'),
-        }))
-        .where('idempotency_keys.expires_at', '<=', atIso),
-    )
-    .returning(sql<number>`1`.as('taken'))
-    .executeTakeFirst();
-  return taken !== undefined;
+  // A header value holds no line break, so credential and key cannot run into each other.
+  const lock = sql<boolean>`select pg_try_advisory_xact_lock(hashtextextended(${`${credential}\n${key}`}, ${CLAIM_SEED})) as claimed`;
+  return {
+    // Two statements: the answer is read with a snapshot taken once the lock is held.
+    statements: [withLiterals(lock.compile(db)), withLiterals(findAnswer.ahead(db, credential, key))],
+    check([locked, found]) {
+      const stored = found?.rows[0] as StoredRow | undefined;
+      const outcome =
+        locked?.rows[0]?.['claimed'] !== true
+          ? inProgress()
+          : stored === undefined || stored.expires_at <= atIso
+            ? null
+            : stored.fingerprint !== fingerprint
+              ? conflict()
+              : stored.status_code === RUNNING
+                ? inProgress()
+                : new StoredAnswer(stored.status_code, stored.response_body);
+      if (outcome === null) return;
+      // Not this request's answer to store.
+      request.idempotency = null;
+      throw outcome;
+    },
+    keep: () =>
+      storeAnswerQuery(
+        db,
+        credential,
+        key,
+        fingerprint,
+        RUNNING,
+        '',
+        atIso,
+        new Date(at.getTime() + RUNNING_LEASE_MS).toISOString(),
+      ).compile(),
+  };
 }
 
-/** The preHandler's work on a shared database (see the top of this file). */
-async function holdSharedKey(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  credential: string,
-  key: string,
-  fingerprint: string,
-): Promise<FastifyReply | undefined> {
-  const { db, now } = request.server.ctx;
-  const at = now();
-  if (!(await takeSharedKey(db, credential, key, fingerprint, at))) {
-    const stored = await findAnswer.executeTakeFirst(db, credential, key);
-    // Gone between the two statements (a 5xx released it): as good as still running.
-    if (stored === undefined) throw inProgress();
-    if (stored.fingerprint !== fingerprint) throw conflict();
-    if (stored.status_code === RUNNING) throw inProgress();
-    return replay(request, reply, stored.status_code, stored.response_body);
-  }
+type StoredRow = NonNullable<Awaited<ReturnType<typeof findAnswer.executeTakeFirst>>>;
+
+/** The preHandler's work on a shared database: the key is claimed by the write transaction. */
+function holdSharedKey(request: FastifyRequest, credential: string, key: string, fingerprint: string): void {
+  const at = request.server.ctx.now();
   request.idempotency = {
     credential,
     key,
@@ -167,8 +189,9 @@ async function holdSharedKey(
     expiresAt: new Date(at.getTime() + IDEMPOTENCY_TTL_MS).toISOString(),
   };
   const deferred = deferredOf.get(request);
-  if (deferred !== undefined) deferred.wanted = true;
-  return undefined;
+  if (deferred === undefined) return;
+  deferred.wanted = true;
+  deferred.claim = claimOf(request, credential, key, fingerprint, at);
 }
 
 /** The deferred-commit scope of each keyed write on a shared database (see the top of this file). */
@@ -202,7 +225,7 @@ export const idempotency: preHandlerAsyncHookHandler = async (request, reply) =>
   const { db, now } = request.server.ctx;
   const credential = credentialOf(principalOf(request));
   const fingerprint = fingerprintOf(request);
-  if (isShared(db)) return holdSharedKey(request, reply, credential, key, fingerprint);
+  if (isShared(db)) return holdSharedKey(request, credential, key, fingerprint);
   const inFlight = inFlightOf(db);
   const slot = slotOf(credential, key);
 
@@ -246,23 +269,16 @@ export const idempotency: preHandlerAsyncHookHandler = async (request, reply) =>
  */
 export function installIdempotencyStore(app: FastifyInstance): void {
   let writesSincePurge = 0;
+  /** Stores the answer; answers the payload to send instead when the key turned out to be taken. */
   async function store(
     request: FastifyRequest,
     reply: FastifyReply,
     payload: unknown,
     held: HeldIdempotencyKey,
-  ) {
+  ): Promise<string | undefined> {
     const { db, now } = request.server.ctx;
     const deferred = deferredOf.get(request);
     const answered = reply.statusCode < 500 && typeof payload === 'string';
-    // Released, so that a retry runs.
-    const release = () =>
-      db
-        .deleteFrom('idempotency_keys')
-        .where('credential', '=', held.credential)
-        .where('key', '=', held.key)
-        .where('status_code', '=', RUNNING)
-        .execute();
     const answer = [
       held.credential,
       held.key,
@@ -272,21 +288,9 @@ export function installIdempotencyStore(app: FastifyInstance): void {
       held.createdAt,
       held.expiresAt,
     ] as const;
-    if (deferred !== undefined && deferred.open !== undefined && answered) {
-      // The answer, in the change's own transaction: both commit, or neither (and the answer is a 500).
-      try {
-        await finishDeferred(deferred, storeAnswerQuery(db, ...answer).compile());
-      } catch (error) {
-        await release();
-        throw error;
-      }
-      return;
-    }
-    // Nothing to commit with (a change that failed, or none), or a 5xx: the change rolls back.
-    if (deferred !== undefined) await finishDeferred(deferred);
-    if (isShared(db) && !answered) {
-      await release();
-      return;
+    if (deferred !== undefined) {
+      const stored = answered ? storeAnswerQuery(db, ...answer).compile() : null;
+      return storeShared(request, reply, deferred, held, stored);
     }
     try {
       // A 5xx (or a body that is not JSON text) writes nothing, so that a retry runs.
@@ -299,7 +303,67 @@ export function installIdempotencyStore(app: FastifyInstance): void {
       writesSincePurge = 0;
       await db.deleteFrom('idempotency_keys').where('expires_at', '<=', now().toISOString()).execute();
     }
+    return undefined;
   }
+
+  /**
+   * On a shared database: the answer (null for a 5xx, never stored) commits with the change and ends
+   * the key's claim; without a transaction holding the claim, the key is claimed anew to store it.
+   */
+  async function storeShared(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    deferred: DeferredCommit,
+    held: HeldIdempotencyKey,
+    answer: CompiledQuery | null,
+  ): Promise<string | undefined> {
+    const { db } = request.server.ctx;
+    const heldByRow = deferred.held === 'row';
+    // Released (a running row: see `Claim.keep`), so that a retry runs.
+    const release = async () => {
+      if (!heldByRow) return;
+      await db
+        .deleteFrom('idempotency_keys')
+        .where('credential', '=', held.credential)
+        .where('key', '=', held.key)
+        .where('status_code', '=', RUNNING)
+        .execute();
+    };
+    if (answer === null) {
+      // A 5xx: the change rolls back, and the claim with it.
+      await finishDeferred(deferred);
+      await release();
+      return undefined;
+    }
+    if (deferred.open === undefined && !heldByRow) {
+      // Nothing holds the key (no transaction ran, or its work failed and rolled back): claimed anew,
+      // and if it was taken meanwhile, what the key holds is answered instead of this answer.
+      deferred.wanted = true;
+      try {
+        await transact(db, async () => {}, 'rows');
+      } catch (error) {
+        if (error instanceof StoredAnswer) {
+          reply.code(error.status).header('idempotent-replayed', 'true');
+          return JSON.stringify(replayed(request, error.body));
+        }
+        if (!(error instanceof ServiceError)) throw error;
+        reply.code(error.status).headers(error.headers);
+        return JSON.stringify({
+          error: { code: error.code, message: error.message, request_id: request.id },
+        });
+      }
+    }
+    try {
+      // The answer, in the change's own transaction: both commit, or neither (and the answer is a 500).
+      if (deferred.open !== undefined) await finishDeferred(deferred, answer);
+      else await db.executeQuery(answer);
+    } catch (error) {
+      await release();
+      throw error;
+    }
+    return undefined;
+  }
+
   // On a shared database, a keyed write runs in a deferred-commit scope (see the top of this file).
   if (isShared(app.ctx.db)) {
     app.addHook('preValidation', (request, _reply, done) => {
@@ -322,7 +386,7 @@ export function installIdempotencyStore(app: FastifyInstance): void {
     if (!held) return done(null, payload);
     request.idempotency = null;
     store(request, reply, payload, held).then(
-      () => done(null, payload),
+      (instead) => done(null, instead ?? payload),
       (error: Error) => done(error),
     );
   });

@@ -1,6 +1,7 @@
 // Several server processes on one PostgreSQL database (runs in the reference-server-postgres project
 // only): they share the webhook outbox without sending a delivery twice or losing one, a process
-// killed mid-load loses nothing it acknowledged, and an Idempotency-Key holds across processes.
+// killed mid-load loses nothing it acknowledged, and an Idempotency-Key holds across processes (and
+// goes with a process that dies holding it).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -221,6 +222,45 @@ describe('several server processes on one PostgreSQL database', () => {
       Array.from({ length: 6 }, (_, index) => `On A ${index}`),
     );
     expect(titles.at(-1)).toBe('Call Bob');
+  });
+
+  it('let a retry run at once when the process running its Idempotency-Key dies mid-request', async () => {
+    const { a, clients, databaseUrl } = await startPair();
+    cleanup(clients[0].close, clients[1].close);
+    const { default: pg } = await import('pg');
+    const holder = new pg.Client({ connectionString: databaseUrl });
+    await holder.connect();
+    cleanup(() => holder.end());
+    // The list is held, so A's keyed create stops in its last round trip, holding the key.
+    await holder.query('begin');
+    await holder.query("select id from lists where id = 'lst_todo' for update");
+    const key = 'dies-mid-request';
+    const headers = { 'idempotency-key': key };
+    const dying = createTask(clients[0], 'Made once after a crash', headers).catch(() => undefined);
+    // The one session waiting for a lock in this database: A's, for the list.
+    const waitingBackend = async () =>
+      (
+        await holder.query<{ pid: number }>(
+          "select pid from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+        )
+      ).rows[0]?.pid;
+    await waitUntil(async () => (await waitingBackend()) !== undefined, "A's create waiting for the list");
+    const meanwhile = await readAnswer(await createTask(clients[1], 'Made once after a crash', headers));
+    expect(meanwhile.status).toBe(409);
+    expect(meanwhile.body.error.code).toBe('idempotency_in_progress');
+
+    // A dies; PostgreSQL ends its session once it sees the connection gone (here: at once).
+    a.process.kill('SIGKILL');
+    await holder.query('select pg_terminate_backend($1)', [await waitingBackend()]);
+    await dying;
+    await holder.query('commit');
+
+    // The key went with A's session: the retry runs now, not once a lease has run out.
+    const retried = await readAnswer(await createTask(clients[1], 'Made once after a crash', headers));
+    expect(retried.status).toBe(200);
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
+    const { rows } = await holder.query("select id from tasks where title = 'Made once after a crash'");
+    expect(rows.map((row) => row['id'])).toEqual([retried.body.data.id]);
   });
 
   it("see another process's change at their next request: a revoked key, a new task", async () => {

@@ -13,10 +13,11 @@ import type {
   UpdateTaskRequest,
   V1CreateFromEmailRequest,
 } from '@threadwork/shared/schemas';
+import type { CompiledQuery } from 'kysely';
 import { type Executor, isShared, raceLost } from '../../db/database.ts';
 import { prepareInsert, prepareQuery } from '../../db/prepared.ts';
 import type { TasksTable } from '../../db/schema.ts';
-import { requireList } from '../access.ts';
+import { requireList, requireListAhead } from '../access.ts';
 import { selectBoardMembers } from '../boards.ts';
 import { boardFields, checkFieldValues, upsertValues } from '../custom-fields.ts';
 import { invalidField, notFound } from '../errors.ts';
@@ -58,6 +59,14 @@ export type NewTask = Omit<CreateTaskRequest, 'notes' | 'due_at'> & {
   content_type?: NonNullable<V1CreateFromEmailRequest['listItem']>['contentType'];
 };
 
+/** Whether a create locks its list in the round trip that inserts the task (see `createTask`). */
+const locksWithInsert = (db: Executor, input: NewTask) => input.after_task_id === undefined && isShared(db);
+
+/** What `createTask` reads first, to send ahead with its transaction's begin (see `transact`). */
+export function createTaskReads(db: Executor, userId: string, input: NewTask): CompiledQuery[] {
+  return locksWithInsert(db, input) ? [requireListAhead(db, userId, input.list_id)] : [];
+}
+
 /**
  * Creates a task, plain or from a thread, at its placement (top by default). Built from what is
  * already known, so the answer costs no re-read. Records task.created.
@@ -70,7 +79,7 @@ export async function createTask(tx: Executor, userId: string, input: NewTask, n
   // the insert reads its positions (see sendLater): the lock is then held for the insert, the event and
   // the commit only. Reading the list unlocked first is safe: a list is never deleted, and who may see
   // it changes only in writes that run alone (docs/postgresql.md).
-  const lockWithInsert = edge !== null && isShared(tx);
+  const lockWithInsert = locksWithInsert(tx, input);
   const list = await requireList(tx, userId, input.list_id, lockWithInsert ? undefined : 'lock');
   const onSalesBoard = list.board.board_type === SALES_BOARD;
   if (input.content_type === 'sale' && !onSalesBoard) {
