@@ -149,4 +149,27 @@ describe('the rare writes on PostgreSQL', () => {
     expect(new Set(contacts.slice(0, 6).map(companyOf)).size).toBe(1);
     expect(new Set(contacts.slice(6).map(companyOf)).size).toBe(1);
   });
+  it('keep every secret of rotations made at once, and delete a subscription once', async () => {
+    const created = await post('/webhooks/subscriptions', {
+      target_url: 'http://localhost:9/rotated',
+      events: ['task.created'],
+    });
+    const { id, secret } = created.body.data as { id: string; secret: string };
+    // Each rotation reads the secrets as the one before left them (under the subscription's lock).
+    const rotations = await Promise.all(
+      Array.from({ length: 5 }, () => post(`/webhooks/subscriptions/${id}/rotate-secret`, {})),
+    );
+    expect(rotations.map((answer) => answer.status)).toEqual(Array(5).fill(200));
+    const { rows } = await sql<{ secrets: string }>`
+      select secrets from webhook_subscriptions where id = ${id}`.execute(running.app.ctx.db);
+    const kept = (JSON.parse(rows[0]!.secrets) as { secret: string }[]).map((entry) => entry.secret);
+    expect(kept.sort()).toEqual([secret, ...rotations.map((answer) => answer.body.data.secret)].sort());
+
+    const deletes = await Promise.all(
+      Array.from({ length: 4 }, async () =>
+        readAnswer(await server.v2(`/webhooks/subscriptions/${id}`, { method: 'DELETE' })),
+      ),
+    );
+    expect(deletes.map((answer) => answer.status).sort()).toEqual([200, 404, 404, 404]);
+  });
 });
