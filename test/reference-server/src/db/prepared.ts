@@ -51,10 +51,10 @@ export interface PreparedQuery<Args extends unknown[], Row> {
   /** For writes: the number of rows inserted, updated or deleted. */
   executeWrite(db: Executor, ...args: Args): Promise<number>;
   /**
-   * The query as it would run, to send ahead with a transaction's begin (`transact`'s `ahead`): the
-   * work's own run of it is then answered from what that round trip read.
+   * The query as it would run, to send with other statements (`transact`'s `ahead`: the work's own
+   * run of it is then answered from what that round trip read).
    */
-  ahead(db: Executor, ...args: Args): CompiledQuery;
+  bound(db: Executor, ...args: Args): CompiledQuery;
   /**
    * For writes whose outcome nothing reads: inside a PostgreSQL transaction, sent with the
    * transaction's next statement (see `sendLater`); elsewhere at once.
@@ -128,7 +128,7 @@ export function prepareQuery<Args extends unknown[], Row>(
     async executeWrite(db, ...args) {
       return Number((await run(db, args)).numAffectedRows ?? 0n);
     },
-    ahead(db, ...args) {
+    bound(db, ...args) {
       return bind(db, args);
     },
     async writeLater(db, ...args) {

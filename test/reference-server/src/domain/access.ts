@@ -229,7 +229,7 @@ export async function requireBoard(
 
 /** The read of `requireList` without a lock, to send ahead with a transaction's begin (see `transact`). */
 export function requireListAhead(db: Executor, userId: string, listId: string): CompiledQuery {
-  return selectListAccess.ahead(db, userId, listId);
+  return selectListAccess.bound(db, userId, listId);
 }
 
 /**

@@ -130,6 +130,16 @@ export const RUNNING_LEASE_MS = 60 * 1000;
 /** A seed of ours for hashing keys into advisory lock names (apart from every other use of the hash). */
 const CLAIM_SEED = 0x7477_6964; // "twid"
 
+/** Takes the advisory lock named by the key, if free (answers `claimed`). */
+const claimKey = prepareQuery((db: Executor, credential: string, key: string) =>
+  db.selectNoFrom(
+    // A header value holds no line break, so credential and key cannot run into each other.
+    sql<boolean>`pg_try_advisory_xact_lock(hashtextextended(${credential} || E'\\n' || ${key}, ${CLAIM_SEED}))`.as(
+      'claimed',
+    ),
+  ),
+);
+
 /** The claim of a key by the request's write transaction (see the top of this file). */
 function claimOf(
   request: FastifyRequest,
@@ -140,11 +150,12 @@ function claimOf(
 ): Claim {
   const { db } = request.server.ctx;
   const atIso = at.toISOString();
-  // A header value holds no line break, so credential and key cannot run into each other.
-  const lock = sql<boolean>`select pg_try_advisory_xact_lock(hashtextextended(${`${credential}\n${key}`}, ${CLAIM_SEED})) as claimed`;
   return {
     // Two statements: the answer is read with a snapshot taken once the lock is held.
-    statements: [withLiterals(lock.compile(db)), withLiterals(findAnswer.ahead(db, credential, key))],
+    statements: [
+      withLiterals(claimKey.bound(db, credential, key)),
+      withLiterals(findAnswer.bound(db, credential, key)),
+    ],
     check([locked, found]) {
       const stored = found?.rows[0] as StoredRow | undefined;
       const outcome =
@@ -163,7 +174,7 @@ function claimOf(
       throw outcome;
     },
     keep: () =>
-      storeAnswerQuery(
+      storeAnswer.bound(
         db,
         credential,
         key,
@@ -172,7 +183,7 @@ function claimOf(
         '',
         atIso,
         new Date(at.getTime() + RUNNING_LEASE_MS).toISOString(),
-      ).compile(),
+      ),
   };
 }
 
@@ -289,7 +300,7 @@ export function installIdempotencyStore(app: FastifyInstance): void {
       held.expiresAt,
     ] as const;
     if (deferred !== undefined) {
-      const stored = answered ? storeAnswerQuery(db, ...answer).compile() : null;
+      const stored = answered ? storeAnswer.bound(db, ...answer) : null;
       return storeShared(request, reply, deferred, held, stored);
     }
     try {
