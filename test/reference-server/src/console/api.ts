@@ -28,6 +28,7 @@ import {
   UpdateTaskRequest,
 } from '@threadwork/shared/schemas';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Locking } from '../db/database.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from '../domain/api-keys.ts';
 import { getBoard, listTeamBoards } from '../domain/boards.ts';
 import { listBoardFields } from '../domain/custom-fields.ts';
@@ -309,8 +310,12 @@ on('GET', 'lists/:id/tasks', (call) => {
 
 // Tasks
 
-const write = <T>(call: Call, work: Parameters<typeof runInTransaction<T>>[1]) =>
-  runInTransaction(ctxOf(call), work);
+/**
+ * A write, as the v2 route for it runs it: the task commands and the webhook writes lock the rows they
+ * decide on (`rows`); mail arriving runs alone (`everything`, as POST /_control/inbound-message does).
+ */
+const write = <T>(call: Call, work: Parameters<typeof runInTransaction<T>>[1], locking: Locking = 'rows') =>
+  runInTransaction(ctxOf(call), work, locking);
 
 on('POST', 'tasks', (call) => {
   const input = parseRequest(ConsoleNewTaskRequest, call.body, 'body');
@@ -425,21 +430,24 @@ on('POST', 'mail/:id/inbound', async (call) => {
     [...(thread.messages ?? [])].reverse().find((message) => message.from.email.toLowerCase() !== mine)
       ?.from ?? thread.participants.find((address) => address.email.toLowerCase() !== mine);
   const from: EmailAddress = other ?? { email: 'someone@example.com', name: null };
-  return write(call, (tx) =>
-    receiveInboundMessage(
-      tx,
-      {
-        mailbox: state.email_address!,
-        thread_id: threadId,
-        message: {
-          from,
-          to: [{ email: state.email_address!, name: user.displayName }],
-          body_text: input.body_text,
-          labels: input.unread ? ['INBOX', 'UNREAD'] : ['INBOX'],
+  return write(
+    call,
+    (tx) =>
+      receiveInboundMessage(
+        tx,
+        {
+          mailbox: state.email_address!,
+          thread_id: threadId,
+          message: {
+            from,
+            to: [{ email: state.email_address!, name: user.displayName }],
+            body_text: input.body_text,
+            labels: input.unread ? ['INBOX', 'UNREAD'] : ['INBOX'],
+          },
         },
-      },
-      now(),
-    ),
+        now(),
+      ),
+    'everything',
   );
 });
 

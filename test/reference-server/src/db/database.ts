@@ -89,11 +89,15 @@ const MAX_TRANSACTION_RUNS = 5;
 export const WRITE_LOCK = 0x7477_7772; // "twwr"
 
 /**
- * How a write transaction keeps out of other writers' way on PostgreSQL (docs/postgresql.md):
- * - `rows`: the work locks each row it reads to decide (`forUpdateOn`), lists before tasks, so writes
- *   that touch different rows run at the same time, in one process and across processes;
- * - `everything`: the work runs alone, as if no other write transaction ran (the rare writes that
- *   change who may see what: teams, boards, keys, subscriptions, custom field definitions, mail).
+ * How a write transaction keeps out of other writers' way on PostgreSQL (docs/postgresql.md, "Writes"):
+ * - `rows`: the work locks each row whose state it reads to decide, before reading it (`SELECT … FOR
+ *   UPDATE`, or `FOR NO KEY UPDATE` for a user, team, board, field or subscription row), in one order:
+ *   a user or a team, then a board, then a custom field, then lists, then tasks. So writes that touch
+ *   different rows run at the same time, in one process and across processes. The task commands, and
+ *   nearly every other write (lists, boards, field names, keys, subscriptions, mail, CRM), run so;
+ * - `everything`: the work runs alone, as if no other write transaction ran: the writes that change
+ *   who may see what, or what a `rows` write reads unlocked to decide (a custom field's options, an
+ *   analysis writing AI field values, arriving mail).
  * Each takes the same advisory lock first, shared or exclusive, so an `everything` transaction waits
  * for every running `rows` one and they for it.
  */

@@ -109,7 +109,16 @@ const BOARD_COLUMNS = [
 ] as const;
 
 const selectBoardAccess = prepareQuery((db: Executor, userId: string, boardId: string) =>
-  db
+  boardAccessQuery(db, userId, boardId),
+);
+
+/** The same, locking the board row (see `requireBoard`; FOR NO KEY UPDATE, as row-locks.ts says why). */
+const selectBoardAccessForUpdate = prepareQuery((db: Executor, userId: string, boardId: string) =>
+  boardAccessQuery(db, userId, boardId).$if(isShared(db), (query) => query.forNoKeyUpdate('boards')),
+);
+
+function boardAccessQuery(db: Executor, userId: string, boardId: string) {
+  return db
     .selectFrom('boards')
     .leftJoin('team_members', (join) =>
       join
@@ -118,8 +127,8 @@ const selectBoardAccess = prepareQuery((db: Executor, userId: string, boardId: s
     )
     .leftJoin('subscriptions', 'subscriptions.team_id', 'boards.team_id')
     .select(BOARD_COLUMNS)
-    .where('boards.id', '=', textParam(boardId)),
-);
+    .where('boards.id', '=', textParam(boardId));
+}
 
 /** The list and its board's access columns, in one query. */
 const selectListAccess = prepareQuery((db: Executor, userId: string, listId: string) =>
@@ -202,9 +211,17 @@ function boardAccessOf(row: BoardAccessRow, userId: string): BoardAccess | null 
 /**
  * A board the user may see: a team board of one of the user's teams, or the user's own personal board.
  * Team boards are gated on the team's subscription (402); a personal board has no team to gate on.
+ * With `lock`, a write that reads the board's lists or fields to decide (the next position, say) holds
+ * the board row until it commits (PostgreSQL; see docs/postgresql.md).
  */
-export async function requireBoard(db: Executor, userId: string, boardId: string): Promise<BoardAccess> {
-  const row = await selectBoardAccess.executeTakeFirst(db, userId, boardId);
+export async function requireBoard(
+  db: Executor,
+  userId: string,
+  boardId: string,
+  lock?: 'lock',
+): Promise<BoardAccess> {
+  const query = lock === 'lock' ? selectBoardAccessForUpdate : selectBoardAccess;
+  const row = await query.executeTakeFirst(db, userId, boardId);
   const board = row && boardAccessOf(row, userId);
   if (!board) throw notFound('board', boardId);
   return board;

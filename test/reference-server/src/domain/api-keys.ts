@@ -20,6 +20,7 @@ import { newId } from './ids.ts';
 import { type Page, type PageRequest, paginate } from './pagination.ts';
 import type { Principal } from './principal.ts';
 import { changeCredentials } from './principal-cache.ts';
+import { lockUser } from './row-locks.ts';
 import { hashSecret, newAlphanumericSecret, newSecret } from './secrets.ts';
 
 /** v2 bearer secrets are recognisable by their prefix; a legacy key's two halves are plain alphanumeric. */
@@ -98,19 +99,25 @@ export async function createApiKey(
     last_used_at: null,
   };
   await changeCredentials(db, () =>
-    transact(db, async (tx) => {
-      if (input.type === 'legacy') {
-        const taken = await tx
-          .selectFrom('api_keys')
-          .select('id')
-          .where('user_id', '=', userId)
-          .where('type', '=', 'legacy')
-          .where('name', '=', input.name)
-          .executeTakeFirst();
-        if (taken) throw invalidField('name', `a legacy key named "${input.name}" already exists`);
-      }
-      await tx.insertInto('api_keys').values(row).execute();
-    }),
+    transact(
+      db,
+      async (tx) => {
+        if (input.type === 'legacy') {
+          // The user's row, held until commit, keeps a concurrent twin from taking the name meanwhile.
+          await lockUser(tx, userId);
+          const taken = await tx
+            .selectFrom('api_keys')
+            .select('id')
+            .where('user_id', '=', userId)
+            .where('type', '=', 'legacy')
+            .where('name', '=', input.name)
+            .executeTakeFirst();
+          if (taken) throw invalidField('name', `a legacy key named "${input.name}" already exists`);
+        }
+        await tx.insertInto('api_keys').values(row).execute();
+      },
+      'rows',
+    ),
   );
   publishChanges(db, [{ topic: 'keys' }]);
   return input.type === 'legacy' ? { ...present(row), api_secret: secret } : { ...present(row), secret };

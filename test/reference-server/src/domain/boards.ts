@@ -83,7 +83,11 @@ export function getBoard(db: Executor, userId: string, boardId: string): Promise
   return requireBoard(db, userId, boardId);
 }
 
-/** A shared board under the team, without lists, created from no template. */
+/**
+ * A shared board under the team, without lists, created from no template. It decides on the team's
+ * membership and plan alone, which only writes that run alone change, and changes who may see no
+ * existing list: it locks nothing (docs/postgresql.md).
+ */
 export async function createSharedBoard(
   db: Executor,
   userId: string,
@@ -111,7 +115,7 @@ export async function renameBoard(
   boardId: string,
   name: string,
 ): Promise<BoardRecord> {
-  const board = await requireBoard(db, userId, boardId);
+  const board = await requireBoard(db, userId, boardId, 'lock');
   await db.updateTable('boards').set({ name }).where('id', '=', board.id).execute();
   noteChange(db, { topic: 'board', board_id: board.id });
   return { ...board, name };

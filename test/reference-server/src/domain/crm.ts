@@ -19,6 +19,7 @@ import { requirePaidTeam, requireTeamResource, type TeamAccess } from './access.
 import { notFound } from './errors.ts';
 import { newId } from './ids.ts';
 import { type Page, paginate } from './pagination.ts';
+import { lockTeam } from './row-locks.ts';
 
 type ContactRow = Omit<ContactsTable, 'created_at'> & { company_name: string | null };
 type CompanyRow = Omit<CompaniesTable, 'created_at' | 'is_default'>;
@@ -224,6 +225,8 @@ export async function createContact(
   input: CreateContactRequest,
   now: Date,
 ): Promise<Contact> {
+  // The team's row, held until commit: the company found by name, or the default one, is made once.
+  await lockTeam(tx, input.team_id);
   const team = await requirePaidTeam(tx, userId, input.team_id);
   const companyId =
     input.company_id !== undefined

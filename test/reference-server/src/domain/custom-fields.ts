@@ -9,7 +9,7 @@ import {
   type UpdateCustomFieldRequest,
 } from '@threadwork/shared/schemas';
 import { z } from 'zod';
-import { type Executor, perStatement } from '../db/database.ts';
+import { type Executor, isShared, type Locking, perStatement } from '../db/database.ts';
 import type { CustomFieldsTable } from '../db/schema.ts';
 import { requireBoard } from './access.ts';
 import { invalidField, notFound, ServiceError } from './errors.ts';
@@ -112,12 +112,17 @@ export async function boardFields(db: Executor, boardId: string): Promise<Map<st
   return new Map(fields.map((field) => [field.id, field]));
 }
 
-/** A field on a board the user may see; 404 otherwise (the board's id does not leak). */
+/**
+ * A field on a board the user may see; 404 otherwise (the board's id does not leak). Locked until the
+ * transaction ends (PostgreSQL; FOR NO KEY UPDATE, see row-locks.ts): a change of the field reads it
+ * as it stands.
+ */
 async function requireField(db: Executor, userId: string, fieldId: string): Promise<FieldRecord> {
   const row = await db
     .selectFrom('custom_fields')
     .select(FIELD_COLUMNS)
     .where('id', '=', fieldId)
+    .$if(isShared(db), (query) => query.forNoKeyUpdate())
     .executeTakeFirst();
   if (!row) throw notFound('custom field', fieldId);
   try {
@@ -130,14 +135,17 @@ async function requireField(db: Executor, userId: string, fieldId: string): Prom
   return field!;
 }
 
-/** A new field at the end of the board; options get fresh `opt_` ids in the order sent. */
+/**
+ * A new field at the end of the board (its position read under the board's lock); options get fresh
+ * `opt_` ids in the order sent.
+ */
 export async function createCustomField(
   db: Executor,
   userId: string,
   boardId: string,
   input: CreateCustomFieldRequest,
 ): Promise<CustomField> {
-  const board = await requireBoard(db, userId, boardId);
+  const board = await requireBoard(db, userId, boardId, 'lock');
   const last = await db
     .selectFrom('custom_fields')
     .select((eb) => eb.fn.max('position').as('position'))
@@ -173,6 +181,16 @@ export async function createCustomField(
       .execute();
   }
   return presentCustomField(field);
+}
+
+/**
+ * How a change of a field keeps out of other writers' way on PostgreSQL (see `Locking`). A change of
+ * its options runs alone: it rewrites the values of every task holding a removed option (and records
+ * task.updated for each), and a task update checks the values it sets against the options without
+ * locking the field. Any other change (name, display_on_card) holds the field's row.
+ */
+export function fieldUpdateLocking(patch: UpdateCustomFieldRequest): Locking {
+  return patch.options === undefined ? 'rows' : 'everything';
 }
 
 /**

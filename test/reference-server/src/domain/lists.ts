@@ -34,7 +34,7 @@ export async function listBoardLists(
   );
 }
 
-/** A new list at the end of the board. */
+/** A new list at the end of the board (its position read under the board's lock). */
 export async function createList(
   db: Executor,
   userId: string,
@@ -42,7 +42,7 @@ export async function createList(
   input: { name: string },
   now: Date,
 ): Promise<ListRecord> {
-  const board = await requireBoard(db, userId, boardId);
+  const board = await requireBoard(db, userId, boardId, 'lock');
   const last = await db
     .selectFrom('lists')
     .select((eb) => eb.fn.max('position').as('position'))
@@ -62,13 +62,14 @@ export async function createList(
   return list;
 }
 
+/** Renames a list, under its lock (the answer is the list as it stands). */
 export async function renameList(
   db: Executor,
   userId: string,
   listId: string,
   name: string,
 ): Promise<ListRecord> {
-  const list = await requireList(db, userId, listId);
+  const list = await requireList(db, userId, listId, 'lock');
   await db.updateTable('lists').set({ name }).where('id', '=', list.id).execute();
   noteChange(db, { topic: 'board', board_id: list.board_id });
   return { id: list.id, board_id: list.board_id, name, position: list.position };

@@ -33,8 +33,9 @@ export function noteOutboxWrite(tx: Executor): void {
  * Runs `work` in one transaction. Once it has succeeded, wakes the delivery worker if `work`
  * recorded an event; a rollback wakes nothing, so no delivery of an unwritten change can leave.
  * `locking` says how it keeps out of other writers' way on PostgreSQL (see `Locking`): `rows` only for
- * work that locks what it reads to decide, as the task commands do. `ahead`: reads `work` runs first,
- * sent with the transaction's begin (see `transact`).
+ * work that locks what it reads to decide, in the order `Locking` gives (the task commands; for the
+ * rare writes, see row-locks.ts). `ahead`: reads `work` runs first, sent with the transaction's begin
+ * (see `transact`).
  */
 export async function runInTransaction<T>(
   ctx: DomainContext,

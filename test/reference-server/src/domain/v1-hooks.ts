@@ -61,15 +61,19 @@ export async function subscribeV1(
   return present(row);
 }
 
-/** Cancels the user's subscription; deliveries still owed to it are marked failed. 404 if unknown. */
+/**
+ * Cancels the user's subscription; deliveries still owed to it are marked failed. 404 if unknown. The
+ * deliveries first, then the subscription, in the order the delivery worker locks them (as
+ * `deleteSubscription` does for v2).
+ */
 export async function unsubscribeV1(db: Executor, userId: string, subscriptionId: string): Promise<void> {
-  const deleted = await db
-    .deleteFrom('v1_hook_subscriptions')
+  const owned = await db
+    .selectFrom('v1_hook_subscriptions')
+    .select('id')
     .where('id', '=', subscriptionId)
     .where('user_id', '=', userId)
     .executeTakeFirst();
-  if (Number(deleted.numDeletedRows) === 0) throw notFound('subscription', subscriptionId);
-  subscriptionsChanged(db);
+  if (!owned) throw notFound('subscription', subscriptionId);
   await db
     .updateTable('webhook_deliveries')
     .set({ status: 'failed', next_attempt_at: null })
@@ -77,4 +81,8 @@ export async function unsubscribeV1(db: Executor, userId: string, subscriptionId
     .where('subscription_id', '=', subscriptionId)
     .where('status', '=', 'pending')
     .execute();
+  const deleted = await db.deleteFrom('v1_hook_subscriptions').where('id', '=', owned.id).executeTakeFirst();
+  // Cancelled meanwhile by a concurrent request (or by the delivery worker): answered as if it had come first.
+  if (Number(deleted.numDeletedRows) === 0) throw notFound('subscription', subscriptionId);
+  subscriptionsChanged(db);
 }

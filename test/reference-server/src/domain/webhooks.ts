@@ -12,7 +12,7 @@ import type {
   WebhookFilters,
   WebhookSubscription,
 } from '@threadwork/shared/schemas';
-import type { Executor } from '../db/database.ts';
+import { type Executor, isShared } from '../db/database.ts';
 import type { WebhookDeliveriesTable, WebhookSubscriptionsTable } from '../db/schema.ts';
 import { invalidField, notFound } from './errors.ts';
 import { subscriptionsChanged } from './events/listeners.ts';
@@ -58,12 +58,17 @@ function present(row: SubscriptionRow): WebhookSubscription {
   };
 }
 
-async function findOwned(db: Executor, userId: string, id: string): Promise<SubscriptionRow> {
+/**
+ * The user's subscription (404 otherwise). With `lock`, a change that reads it to decide holds its row
+ * until it commits (PostgreSQL; FOR NO KEY UPDATE, see row-locks.ts), and so reads it as it stands.
+ */
+async function findOwned(db: Executor, userId: string, id: string, lock?: 'lock'): Promise<SubscriptionRow> {
   const row = await db
     .selectFrom('webhook_subscriptions')
     .selectAll()
     .where('id', '=', id)
     .where('user_id', '=', userId)
+    .$if(lock === 'lock' && isShared(db), (query) => query.forNoKeyUpdate())
     .executeTakeFirst();
   if (!row) throw notFound('webhook subscription', id);
   return row;
@@ -133,7 +138,7 @@ export async function updateSubscription(
   patch: UpdateWebhookRequest,
   options: WebhookTargetOptions,
 ): Promise<WebhookSubscription> {
-  const row = await findOwned(db, userId, id);
+  const row = await findOwned(db, userId, id, 'lock');
   const changes: Partial<SubscriptionRow> = {};
   if (patch.target_url !== undefined) {
     checkTargetUrl(patch.target_url, options, 'target_url');
@@ -151,15 +156,17 @@ export async function updateSubscription(
   return present({ ...row, ...changes });
 }
 
-/** Deletes the subscription; deliveries still owed to it are marked failed (kept in the log). */
+/**
+ * Deletes the subscription; deliveries still owed to it are marked failed (kept in the log). The
+ * deliveries first, then the subscription, in the order the delivery worker locks them (a claimed
+ * delivery, then its subscription's failure streak), so the two never wait for each other in a cycle.
+ */
 export async function deleteSubscription(
   db: Executor,
   userId: string,
   id: string,
 ): Promise<{ id: string; deleted: true }> {
   const row = await findOwned(db, userId, id);
-  await db.deleteFrom('webhook_subscriptions').where('id', '=', row.id).execute();
-  subscriptionsChanged(db);
   await db
     .updateTable('webhook_deliveries')
     .set({ status: 'failed', next_attempt_at: null })
@@ -167,6 +174,10 @@ export async function deleteSubscription(
     .where('subscription_id', '=', row.id)
     .where('status', '=', 'pending')
     .execute();
+  const deleted = await db.deleteFrom('webhook_subscriptions').where('id', '=', row.id).executeTakeFirst();
+  // Deleted meanwhile by a concurrent request: answered as if it had come first.
+  if (Number(deleted.numDeletedRows) === 0) throw notFound('webhook subscription', id);
+  subscriptionsChanged(db);
   return { id: row.id, deleted: true };
 }
 
@@ -177,7 +188,7 @@ export async function rotateSecret(
   id: string,
   now: Date,
 ): Promise<RotatedSecret> {
-  const row = await findOwned(db, userId, id);
+  const row = await findOwned(db, userId, id, 'lock');
   const expiresAt = new Date(now.getTime() + PREVIOUS_SECRET_TTL_MS).toISOString();
   const stillValid = parseSecrets(row.secrets).filter(
     (entry) => entry.expires_at === null || entry.expires_at > now.toISOString(),

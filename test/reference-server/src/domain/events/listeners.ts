@@ -6,7 +6,9 @@ import { noteChange } from './feed.ts';
 // tell, and then the fan-out costs no query. Every write that creates or deletes a subscription calls
 // `subscriptionsChanged`, and so does a rolled-back transaction (see runInTransaction). On a shared
 // database (PostgreSQL) another process may subscribe at any time, so the answer is not kept there:
-// every write transaction reads it afresh in the round trip that begins it, under its lock.
+// every write transaction reads it afresh in the round trip that begins it. A subscription made or
+// deleted by a write running meanwhile is then as if made or deleted after it (it reads nothing the
+// transaction writes).
 interface Listeners {
   v2: boolean;
   v1: boolean;

@@ -6,6 +6,8 @@ import { boardAccess } from '../access.ts';
 import { notFound, ServiceError } from '../errors.ts';
 import { recordReplyReceived } from '../events/record.ts';
 import type { Page, PageRequest } from '../pagination.ts';
+import { lockUser } from '../row-locks.ts';
+import { type DomainContext, runInTransaction } from '../transaction.ts';
 import { type IncomingMessage, LocalMailboxProvider } from './local/provider.ts';
 import type { MailboxProvider, MailboxRecord } from './provider.ts';
 
@@ -20,6 +22,26 @@ export interface ThreadSummary {
 }
 
 const MAILBOX_COLUMNS = ['id', 'user_id', 'provider_id', 'email_address', 'state'] as const;
+
+/**
+ * Runs a change of the user's mailbox (drafts, sending, labels, read state, snooze) in one transaction
+ * that first locks the user's row (row-locks.ts): the user's mailbox changes, each of which may first
+ * wake snoozed threads (`openMailbox`), run one after another, and beside every other write.
+ */
+export function changeMailbox<T>(
+  ctx: DomainContext,
+  userId: string,
+  work: (tx: Executor) => Promise<T>,
+): Promise<T> {
+  return runInTransaction(
+    ctx,
+    async (tx) => {
+      await lockUser(tx, userId);
+      return work(tx);
+    },
+    'rows',
+  );
+}
 
 /** The user's mailbox row in whatever state, or null when the user never linked one. */
 export async function findMailbox(db: Executor, userId: string): Promise<MailboxRecord | null> {

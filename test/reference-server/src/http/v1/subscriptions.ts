@@ -17,8 +17,10 @@ export async function v1SubscriptionRoutes(app: FastifyInstance): Promise<void> 
       await checkWebhookTarget(input.webhookURL, app.ctx.options, 'webhookURL');
       const userId = principalOf(request).userId;
       const options = { allowInsecureWebhooks: app.ctx.options.allowInsecureWebhooks };
-      const subscription = await runInTransaction(app.ctx, (tx) =>
-        subscribeV1(tx, userId, object, input, options, app.ctx.now()),
+      const subscription = await runInTransaction(
+        app.ctx,
+        (tx) => subscribeV1(tx, userId, object, input, options, app.ctx.now()),
+        'rows',
       );
       return reply.code(200).send(subscription);
     });
@@ -26,7 +28,7 @@ export async function v1SubscriptionRoutes(app: FastifyInstance): Promise<void> 
     app.post(`/${object}/unsubscribe`, { preHandler: v1Guard() }, async (request, reply) => {
       const { subscriptionId } = parseRequest(V1UnsubscribeRequest, request.body, 'body');
       const userId = principalOf(request).userId;
-      await runInTransaction(app.ctx, (tx) => unsubscribeV1(tx, userId, subscriptionId));
+      await runInTransaction(app.ctx, (tx) => unsubscribeV1(tx, userId, subscriptionId), 'rows');
       return reply.code(200).send();
     });
   }

@@ -31,8 +31,10 @@ export async function boardRoutes(app: FastifyInstance): Promise<void> {
   app.post('/boards', { preHandler: v2Guard('boards.write') }, async (request, reply) => {
     const input = parseRequest(CreateBoardRequest, request.body, 'body');
     const userId = principalOf(request).userId;
-    const board = await runInTransaction(app.ctx, (trx) =>
-      createSharedBoard(trx, userId, input, app.ctx.now()),
+    const board = await runInTransaction(
+      app.ctx,
+      (trx) => createSharedBoard(trx, userId, input, app.ctx.now()),
+      'rows',
     );
     return ok(reply, presentBoard(board));
   });
@@ -52,8 +54,10 @@ export async function boardRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const { name } = parseRequest(UpdateBoardRequest, request.body, 'body');
       const userId = principalOf(request).userId;
-      const board = await runInTransaction(app.ctx, (trx) =>
-        renameBoard(trx, userId, request.params.id, name),
+      const board = await runInTransaction(
+        app.ctx,
+        (trx) => renameBoard(trx, userId, request.params.id, name),
+        'rows',
       );
       return ok(reply, presentBoard(board));
     },

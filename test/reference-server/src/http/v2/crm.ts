@@ -6,6 +6,7 @@ import {
   UpdateContactRequest,
 } from '@threadwork/shared/schemas';
 import type { FastifyInstance } from 'fastify';
+import type { Executor } from '../../db/database.ts';
 import {
   createCompany,
   createContact,
@@ -28,6 +29,8 @@ type ById = { Params: { id: string } };
 export async function crmRoutes(app: FastifyInstance): Promise<void> {
   const read = v2Guard('crm.read');
   const write = v2Guard('crm.write');
+  // A create of a contact locks its team's row (crm.ts); the others decide on nothing another write changes.
+  const inTransaction = <T>(work: (tx: Executor) => Promise<T>) => runInTransaction(app.ctx, work, 'rows');
 
   app.get('/contacts', { preHandler: read }, async (request, reply) => {
     const query = parseRequest(SearchCrmQuery, request.query, 'query');
@@ -38,7 +41,7 @@ export async function crmRoutes(app: FastifyInstance): Promise<void> {
   app.post('/contacts', { preHandler: write }, async (request, reply) => {
     const input = parseRequest(CreateContactRequest, request.body, 'body');
     const userId = principalOf(request).userId;
-    const contact = await runInTransaction(app.ctx, (tx) => createContact(tx, userId, input, app.ctx.now()));
+    const contact = await inTransaction((tx) => createContact(tx, userId, input, app.ctx.now()));
     return ok(reply, contact);
   });
 
@@ -49,9 +52,7 @@ export async function crmRoutes(app: FastifyInstance): Promise<void> {
   app.patch<ById>('/contacts/:id', { preHandler: write }, async (request, reply) => {
     const patch = parseRequest(UpdateContactRequest, request.body, 'body');
     const userId = principalOf(request).userId;
-    const contact = await runInTransaction(app.ctx, (tx) =>
-      updateContact(tx, userId, request.params.id, patch),
-    );
+    const contact = await inTransaction((tx) => updateContact(tx, userId, request.params.id, patch));
     return ok(reply, contact);
   });
 
@@ -64,7 +65,7 @@ export async function crmRoutes(app: FastifyInstance): Promise<void> {
   app.post('/companies', { preHandler: write }, async (request, reply) => {
     const input = parseRequest(CreateCompanyRequest, request.body, 'body');
     const userId = principalOf(request).userId;
-    const company = await runInTransaction(app.ctx, (tx) => createCompany(tx, userId, input, app.ctx.now()));
+    const company = await inTransaction((tx) => createCompany(tx, userId, input, app.ctx.now()));
     return ok(reply, company);
   });
 
@@ -75,9 +76,7 @@ export async function crmRoutes(app: FastifyInstance): Promise<void> {
   app.patch<ById>('/companies/:id', { preHandler: write }, async (request, reply) => {
     const patch = parseRequest(UpdateCompanyRequest, request.body, 'body');
     const userId = principalOf(request).userId;
-    const company = await runInTransaction(app.ctx, (tx) =>
-      updateCompany(tx, userId, request.params.id, patch),
-    );
+    const company = await inTransaction((tx) => updateCompany(tx, userId, request.params.id, patch));
     return ok(reply, company);
   });
 }

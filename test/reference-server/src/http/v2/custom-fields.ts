@@ -4,7 +4,12 @@ import {
   UpdateCustomFieldRequest,
 } from '@threadwork/shared/schemas';
 import type { FastifyInstance } from 'fastify';
-import { createCustomField, listBoardFields, updateCustomField } from '../../domain/custom-fields.ts';
+import {
+  createCustomField,
+  fieldUpdateLocking,
+  listBoardFields,
+  updateCustomField,
+} from '../../domain/custom-fields.ts';
 import { runInTransaction } from '../../domain/transaction.ts';
 import { ok } from '../envelope.ts';
 import { v2Guard } from '../guards.ts';
@@ -32,8 +37,10 @@ export async function customFieldRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const input = parseRequest(CreateCustomFieldRequest, request.body, 'body');
       const userId = principalOf(request).userId;
-      const field = await runInTransaction(ctx, (tx) =>
-        createCustomField(tx, userId, request.params.id, input),
+      const field = await runInTransaction(
+        ctx,
+        (tx) => createCustomField(tx, userId, request.params.id, input),
+        'rows',
       );
       return ok(reply, field);
     },
@@ -45,8 +52,10 @@ export async function customFieldRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const patch = parseRequest(UpdateCustomFieldRequest, request.body, 'body');
       const userId = principalOf(request).userId;
-      const field = await runInTransaction(ctx, (tx) =>
-        updateCustomField(tx, userId, request.params.id, patch, ctx.now()),
+      const field = await runInTransaction(
+        ctx,
+        (tx) => updateCustomField(tx, userId, request.params.id, patch, ctx.now()),
+        fieldUpdateLocking(patch),
       );
       return ok(reply, field);
     },

@@ -9,7 +9,7 @@ import {
   listDrafts,
   sendDraft,
 } from '../../domain/mailbox/drafts.ts';
-import { runInTransaction } from '../../domain/transaction.ts';
+import { changeMailbox } from '../../domain/mailbox/index.ts';
 import { ok } from '../envelope.ts';
 import { v2Guard } from '../guards.ts';
 import { principalOf } from '../request-state.ts';
@@ -26,7 +26,7 @@ export async function draftRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const body = parseRequest(CreateDraftRequest, request.body, 'body');
       const userId = principalOf(request).userId;
-      const draft = await runInTransaction(ctx, (tx) =>
+      const draft = await changeMailbox(ctx, userId, (tx) =>
         createThreadDraft(tx, userId, request.params.id, body, ctx.now()),
       );
       return ok(reply, draft);
@@ -36,7 +36,7 @@ export async function draftRoutes(app: FastifyInstance): Promise<void> {
   app.post('/drafts', { preHandler: v2Guard('drafts.write') }, async (request, reply) => {
     const body = parseRequest(CreateNewDraftRequest, request.body, 'body');
     const userId = principalOf(request).userId;
-    return ok(reply, await runInTransaction(ctx, (tx) => createDraft(tx, userId, body, ctx.now())));
+    return ok(reply, await changeMailbox(ctx, userId, (tx) => createDraft(tx, userId, body, ctx.now())));
   });
 
   app.get('/drafts', { preHandler: v2Guard('drafts.write') }, async (request, reply) => {
@@ -47,13 +47,15 @@ export async function draftRoutes(app: FastifyInstance): Promise<void> {
 
   app.post<WithId>('/drafts/:id/send', { preHandler: v2Guard('email.send') }, async (request, reply) => {
     const userId = principalOf(request).userId;
-    const sent = await runInTransaction(ctx, (tx) => sendDraft(tx, userId, request.params.id, ctx.now()));
+    const sent = await changeMailbox(ctx, userId, (tx) =>
+      sendDraft(tx, userId, request.params.id, ctx.now()),
+    );
     return ok(reply, sent);
   });
 
   app.delete<WithId>('/drafts/:id', { preHandler: v2Guard('drafts.delete') }, async (request, reply) => {
     const userId = principalOf(request).userId;
-    const deleted = await runInTransaction(ctx, (tx) =>
+    const deleted = await changeMailbox(ctx, userId, (tx) =>
       deleteDraft(tx, userId, request.params.id, ctx.now()),
     );
     return ok(reply, deleted);

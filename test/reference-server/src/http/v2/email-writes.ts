@@ -9,8 +9,8 @@ import {
 } from '@threadwork/shared/schemas';
 import type { FastifyInstance } from 'fastify';
 import { replyToThread, sendEmail } from '../../domain/mailbox/compose.ts';
+import { changeMailbox } from '../../domain/mailbox/index.ts';
 import { changeLabels, setReadState, snoozeThread } from '../../domain/mailbox/thread-state.ts';
-import { runInTransaction } from '../../domain/transaction.ts';
 import { ok } from '../envelope.ts';
 import { v2Guard } from '../guards.ts';
 import { principalOf } from '../request-state.ts';
@@ -27,7 +27,7 @@ export async function emailWriteRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const { read } = parseRequest(ReadStateRequest, request.body, 'body');
       const userId = principalOf(request).userId;
-      const thread = await runInTransaction(ctx, (tx) =>
+      const thread = await changeMailbox(ctx, userId, (tx) =>
         setReadState(tx, userId, request.params.id, read, ctx.now()),
       );
       return ok(reply, thread);
@@ -40,7 +40,7 @@ export async function emailWriteRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const change = parseRequest(LabelsRequest, request.body, 'body');
       const userId = principalOf(request).userId;
-      const thread = await runInTransaction(ctx, (tx) =>
+      const thread = await changeMailbox(ctx, userId, (tx) =>
         changeLabels(tx, userId, request.params.id, change, ctx.now()),
       );
       return ok(reply, thread);
@@ -53,7 +53,7 @@ export async function emailWriteRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const { until } = parseRequest(SnoozeRequest, request.body, 'body');
       const userId = principalOf(request).userId;
-      const thread = await runInTransaction(ctx, (tx) =>
+      const thread = await changeMailbox(ctx, userId, (tx) =>
         snoozeThread(tx, userId, request.params.id, until, ctx.now()),
       );
       return ok(reply, thread);
@@ -66,7 +66,7 @@ export async function emailWriteRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const body = parseRequest(ReplyRequest, request.body, 'body');
       const userId = principalOf(request).userId;
-      const sent = await runInTransaction(ctx, (tx) =>
+      const sent = await changeMailbox(ctx, userId, (tx) =>
         replyToThread(tx, userId, request.params.id, body, ctx.now()),
       );
       return ok(reply, sent);
@@ -76,6 +76,6 @@ export async function emailWriteRoutes(app: FastifyInstance): Promise<void> {
   app.post('/emails', { preHandler: v2Guard('email.send') }, async (request, reply) => {
     const body = parseRequest(SendEmailRequest, request.body, 'body');
     const userId = principalOf(request).userId;
-    return ok(reply, await runInTransaction(ctx, (tx) => sendEmail(tx, userId, body, ctx.now())));
+    return ok(reply, await changeMailbox(ctx, userId, (tx) => sendEmail(tx, userId, body, ctx.now())));
   });
 }

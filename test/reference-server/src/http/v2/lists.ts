@@ -25,8 +25,10 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const input = parseRequest(CreateListRequest, request.body, 'body');
       const userId = principalOf(request).userId;
-      const list = await runInTransaction(app.ctx, (trx) =>
-        createList(trx, userId, request.params.id, input, app.ctx.now()),
+      const list = await runInTransaction(
+        app.ctx,
+        (trx) => createList(trx, userId, request.params.id, input, app.ctx.now()),
+        'rows',
       );
       return ok(reply, presentList(list));
     },
@@ -38,7 +40,11 @@ export async function listRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const { name } = parseRequest(UpdateListRequest, request.body, 'body');
       const userId = principalOf(request).userId;
-      const list = await runInTransaction(app.ctx, (trx) => renameList(trx, userId, request.params.id, name));
+      const list = await runInTransaction(
+        app.ctx,
+        (trx) => renameList(trx, userId, request.params.id, name),
+        'rows',
+      );
       return ok(reply, presentList(list));
     },
   );

@@ -5,6 +5,7 @@ import {
   UpdateWebhookRequest,
 } from '@threadwork/shared/schemas';
 import type { FastifyInstance } from 'fastify';
+import type { Executor } from '../../db/database.ts';
 import { runInTransaction } from '../../domain/transaction.ts';
 import { checkWebhookTarget } from '../../domain/webhook-targets.ts';
 import {
@@ -27,6 +28,8 @@ type ById = { Params: { id: string } };
 
 export async function webhookRoutes(app: FastifyInstance): Promise<void> {
   const guard = v2Guard('webhooks.manage');
+  // Each locks what it reads to decide (its subscription), or decides on nothing it reads (docs/postgresql.md).
+  const inTransaction = <T>(work: (tx: Executor) => Promise<T>) => runInTransaction(app.ctx, work, 'rows');
   const targetOptions = () => ({ allowInsecureWebhooks: app.ctx.options.allowInsecureWebhooks });
   // The resolving part of the target rule runs before the transaction: no write waits on DNS.
   const checkTarget = (url: string) => checkWebhookTarget(url, app.ctx.options, 'target_url');
@@ -35,7 +38,7 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
     const input = parseRequest(CreateWebhookRequest, request.body, 'body');
     await checkTarget(input.target_url);
     const userId = principalOf(request).userId;
-    const created = await runInTransaction(app.ctx, (tx) =>
+    const created = await inTransaction((tx) =>
       createSubscription(tx, userId, input, targetOptions(), app.ctx.now()),
     );
     return ok(reply, created);
@@ -55,7 +58,7 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
     const patch = parseRequest(UpdateWebhookRequest, request.body, 'body');
     if (patch.target_url !== undefined) await checkTarget(patch.target_url);
     const userId = principalOf(request).userId;
-    const updated = await runInTransaction(app.ctx, (tx) =>
+    const updated = await inTransaction((tx) =>
       updateSubscription(tx, userId, request.params.id, patch, targetOptions()),
     );
     return ok(reply, updated);
@@ -63,17 +66,13 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
 
   app.delete<ById>('/webhooks/subscriptions/:id', { preHandler: guard }, async (request, reply) => {
     const userId = principalOf(request).userId;
-    const deleted = await runInTransaction(app.ctx, (tx) =>
-      deleteSubscription(tx, userId, request.params.id),
-    );
+    const deleted = await inTransaction((tx) => deleteSubscription(tx, userId, request.params.id));
     return ok(reply, deleted);
   });
 
   app.post<ById>('/webhooks/subscriptions/:id/test', { preHandler: guard }, async (request, reply) => {
     const userId = principalOf(request).userId;
-    const delivery = await runInTransaction(app.ctx, (tx) =>
-      sendTestEvent(tx, userId, request.params.id, app.ctx.now()),
-    );
+    const delivery = await inTransaction((tx) => sendTestEvent(tx, userId, request.params.id, app.ctx.now()));
     return ok(reply, delivery);
   });
 
@@ -82,9 +81,7 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
     { preHandler: guard },
     async (request, reply) => {
       const userId = principalOf(request).userId;
-      const rotated = await runInTransaction(app.ctx, (tx) =>
-        rotateSecret(tx, userId, request.params.id, app.ctx.now()),
-      );
+      const rotated = await inTransaction((tx) => rotateSecret(tx, userId, request.params.id, app.ctx.now()));
       return ok(reply, rotated);
     },
   );
@@ -97,7 +94,7 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
 
   app.post<ById>('/webhooks/deliveries/:id/replay', { preHandler: guard }, async (request, reply) => {
     const userId = principalOf(request).userId;
-    const delivery = await runInTransaction(app.ctx, (tx) =>
+    const delivery = await inTransaction((tx) =>
       replayDelivery(tx, userId, request.params.id, app.ctx.now()),
     );
     return ok(reply, delivery);
