@@ -1,15 +1,19 @@
 // What in-process caches need to stay right when other processes write to the same database
 // (PostgreSQL; see docs/postgresql.md). Each kind of change has a count per database: a cache notes
 // the count before it reads and keeps what it read only while the count is unchanged. This process's
-// own changes move the count once they have committed; other processes' changes move it when their
-// notification arrives (LISTEN/NOTIFY, sent by PostgreSQL at their commit). A notification travels on
-// its own, so before answering from a cache a request makes sure it has heard every change committed
-// before it arrived (`caughtUp`): one trivial query on the listening connection, shared by the requests
-// waiting at the time, whose answer PostgreSQL sends only after every notification already due. While
-// the listening connection is down, notifications may be lost, so every cache is bypassed.
+// own changes move the count once they have committed. Other processes' changes move it in one of two
+// ways. A write transaction (`data`) moves a version once it has committed, in the round trip of its
+// commit and before its request is answered (`BUMP_DATA_VERSION`, a sequence: no lock, no row); a
+// change of keys or users (`credentials`, rare) is announced (LISTEN/NOTIFY, sent by PostgreSQL at its
+// commit). Before answering from a cache a request makes sure it knows of every change committed
+// before it arrived (`caughtUp`): one query on the listening connection, shared by the requests waiting
+// at the time, that reads the version, and whose answer PostgreSQL sends only after every notification
+// already due. While the listening connection is down, notifications may be lost, so every cache is
+// bypassed.
 import { sql } from 'kysely';
 import type { Client } from 'pg';
 import { databaseKey, type Executor, isShared } from './database.ts';
+import { DATA_VERSION } from './migrations/009_data_version.ts';
 
 /** `data`: any write transaction (rendered pages); `credentials`: API keys and users (principals). */
 export type ChangeTopic = 'data' | 'credentials';
@@ -21,6 +25,8 @@ interface Changes {
   counts: Record<ChangeTopic, number>;
   /** Whether notifications are arriving (always true on a database this process owns). */
   live: boolean;
+  /** The data version last read (`BUMP_DATA_VERSION`); undefined before the first read. */
+  dataVersion?: string | undefined;
   /** The listening connection, once it listens. */
   client?: Client | undefined;
   /** The query `caughtUp` sent last, until it is answered; and the one to send once it is. */
@@ -78,11 +84,22 @@ function syncAfterNow(changes: Changes): Promise<boolean> {
   return changes.queued;
 }
 
+/** The version as it stands (a fresh sequence has not been called yet: its first move keeps last_value). */
+const READ_DATA_VERSION = `select last_value || ' ' || is_called as version from ${DATA_VERSION}`;
+
 function sendSync(changes: Changes): Promise<boolean> {
   const client = changes.client;
   if (client === undefined || !changes.live) return Promise.resolve(false);
-  const sent: Promise<boolean> = client.query('select 1').then(
-    () => changes.live && changes.client === client,
+  const sent: Promise<boolean> = client.query<{ version: string }>(READ_DATA_VERSION).then(
+    ({ rows }) => {
+      const version = rows[0]?.version;
+      // Moved since last read (or never read: whatever was kept may predate it).
+      if (version !== changes.dataVersion) {
+        changes.dataVersion = version;
+        changes.counts.data++;
+      }
+      return changes.live && changes.client === client;
+    },
     () => false,
   );
   changes.inFlight = sent;
@@ -103,12 +120,7 @@ export function noteChange(executor: Executor, topic: ChangeTopic): void {
  */
 export async function announceChange(executor: Executor, topic: ChangeTopic): Promise<void> {
   if (!isShared(executor)) return;
-  await sql.raw(`select ${announcement(topic)}`).execute(executor);
-}
-
-/** The SQL that announces `topic` (a select list item), for statements that carry it along. */
-export function announcement(topic: ChangeTopic): string {
-  return `pg_notify('${CHANGES_CHANNEL}', '${topic}')`;
+  await sql.raw(`select pg_notify('${CHANGES_CHANNEL}', '${topic}')`).execute(executor);
 }
 
 /**
@@ -122,6 +134,7 @@ export function listenForChanges(executor: Executor, connect: () => Client): () 
   let retry: NodeJS.Timeout | undefined;
   const everything = () => {
     for (const topic of Object.keys(changes.counts) as ChangeTopic[]) changes.counts[topic]++;
+    changes.dataVersion = undefined;
   };
   const lost = () => {
     changes.live = false;

@@ -6,7 +6,7 @@ import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { type CompiledQuery, Kysely, PostgresAdapter, PostgresDialect, sql, type Transaction } from 'kysely';
 import { Migrator } from 'kysely/migration';
-import { announcement, listenForChanges, noteChange } from './changes.ts';
+import { listenForChanges, noteChange } from './changes.ts';
 import { COMMIT, deferredCommit, finishDeferred, withLiterals } from './deferred-commit.ts';
 import { type GroupCommit, GroupCommitSqliteDialect, groupCommitOf } from './group-commit.ts';
 import type { DialectName } from './migrations/columns.ts';
@@ -132,12 +132,11 @@ export async function transact<T>(
     if (keep !== undefined) deferred.held = 'row';
   }
   const claim = deferred?.wanted && deferred.held === undefined ? deferred.claim : undefined;
-  // One round trip with `begin` (see openPostgres): the lock, the announcement of a change to every
-  // process's caches (sent at commit only), and then, under the lock, each in a statement of its own
+  // One round trip with `begin` (see openPostgres): the lock, and then, under it, each in a statement of its own
   // and so with a fresh snapshot, the request's claim, what `readAtBegin` asked for, and the reads
   // sent `ahead` (each answered later from what this round trip brought back: see `readAhead`).
   const statements = [
-    `select ${locking === 'rows' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock'}(${WRITE_LOCK}), ${announcement('data')}`,
+    `select ${locking === 'rows' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock'}(${WRITE_LOCK})`,
     ...(claim?.statements ?? []),
     ...(beginReads.size === 0
       ? []
@@ -160,44 +159,36 @@ export async function transact<T>(
       );
     }
   };
-  if (deferred?.wanted) {
-    for (let run = 1; ; run++) {
-      const tx = await db.startTransaction().execute();
-      try {
-        await begin(tx);
-        if (claim !== undefined) deferred.held = 'transaction';
-        const result = await work(tx);
+  for (let run = 1; ; run++) {
+    const tx = await db.startTransaction().execute();
+    try {
+      await begin(tx);
+      if (claim !== undefined) deferred!.held = 'transaction';
+      const result = await work(tx);
+      if (deferred?.wanted) {
+        // Left open for the request's answer, which commits it (deferred-commit.ts).
         deferred.open = tx;
         deferred.afterwards.push(() => noteChange(db, 'data'));
         return result;
-      } catch (error) {
-        // Rolled back, the claim goes with the transaction: the answer, if any, claims the key anew.
-        if (deferred.held === 'transaction') deferred.held = undefined;
-        await tx
-          .rollback()
-          .execute()
-          .catch(() => {});
-        if (run >= MAX_TRANSACTION_RUNS || !isRaceLost(error)) {
-          noteChange(db, 'data');
-          throw error;
-        }
+      }
+      // The commit, and the data version's move for other processes' caches (see COMMIT).
+      await sql.raw(COMMIT).execute(tx);
+      await tx.commit().execute();
+      noteChange(db, 'data');
+      return result;
+    } catch (error) {
+      // Rolled back, a claim goes with the transaction: the answer, if any, claims the key anew.
+      if (deferred?.held === 'transaction') deferred.held = undefined;
+      await tx
+        .rollback()
+        .execute()
+        .catch(() => {});
+      if (run >= MAX_TRANSACTION_RUNS || !isRaceLost(error)) {
+        // Whether or not it committed, what this process's caches hold may be stale.
+        noteChange(db, 'data');
+        throw error;
       }
     }
-  }
-  try {
-    for (let run = 1; ; run++) {
-      try {
-        return await db.transaction().execute(async (tx) => {
-          await begin(tx);
-          return work(tx);
-        });
-      } catch (error) {
-        if (run >= MAX_TRANSACTION_RUNS || !isRaceLost(error)) throw error;
-      }
-    }
-  } finally {
-    // Committed or not, what this process's caches hold may be stale (other processes hear of it at commit).
-    noteChange(db, 'data');
   }
 }
 
@@ -481,7 +472,7 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
         if (text === 'commit') return Promise.resolve({ command: 'COMMIT', rowCount: null, rows: [] });
       }
       // A statement that carries its transaction's commit (see deferred-commit.ts).
-      if (bare && text.endsWith(`;${COMMIT}`)) commitSent = true;
+      if (bare && (text === COMMIT || text.endsWith(`;${COMMIT}`))) commitSent = true;
       if (text === 'begin' && bare && !beginWaiting) {
         beginWaiting = true;
         return Promise.resolve({ command: 'BEGIN', rowCount: null, rows: [] });

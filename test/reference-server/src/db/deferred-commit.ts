@@ -8,6 +8,7 @@
 // (`afterCommit`).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type CompiledQuery, type ControlledTransaction, sql } from 'kysely';
+import { BUMP_DATA_VERSION } from './migrations/009_data_version.ts';
 import type { Database } from './schema.ts';
 
 /**
@@ -97,8 +98,11 @@ export async function finishDeferred(deferred: DeferredCommit, last?: CompiledQu
   }
 }
 
-/** How a statement that carries its transaction's commit ends. */
-export const COMMIT = 'commit';
+/**
+ * How a text that carries its write transaction's commit ends: the commit, then, once it is done and
+ * in the same round trip, the move of the data version that other processes' caches read (changes.ts).
+ */
+export const COMMIT = `commit;${BUMP_DATA_VERSION}`;
 
 /**
  * A PostgreSQL statement with its parameters written in as literals (a statement with parameters

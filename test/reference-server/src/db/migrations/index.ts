@@ -7,6 +7,7 @@ import { mailboxWritesMigration } from './005_mailbox_writes.ts';
 import { keysCrmMigration } from './006_keys_crm.ts';
 import { keyScopesMigration } from './007_key_scopes.ts';
 import { eventsTaskMigration } from './008_events_task.ts';
+import { dataVersionMigration } from './009_data_version.ts';
 import type { DialectName } from './columns.ts';
 
 /** Every migration, keyed by name in the order they run. Add a new area as `00N_area`. */
@@ -20,6 +21,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     '006_keys_crm': keysCrmMigration(),
     '007_key_scopes': keyScopesMigration(),
     '008_events_task': eventsTaskMigration(),
+    '009_data_version': dataVersionMigration(dialect),
   };
   return { getMigrations: async () => migrations };
 }
