@@ -13,8 +13,8 @@ export function ok(reply: FastifyReply, data: unknown, pagination?: Pagination):
 // as JSON text, until the database is next written: any write, to anything, makes every kept page
 // stale, so a kept page is always exactly what reading again would give. Bounded in count and size.
 // On SQLite the group commit counts the writes; on PostgreSQL, where other processes write too, the
-// count of changes this process knows of (its own, and those other processes announce: db/changes.ts),
-// and nothing is kept while it may miss an announcement.
+// count of changes this process knows of (its own, and other processes' as the data version it reads
+// tells: db/changes.ts), and nothing is kept while it may miss one.
 const MAX_PAGES = 64;
 const MAX_PAGE_CHARS = 256 * 1024;
 
