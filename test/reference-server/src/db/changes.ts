@@ -90,18 +90,20 @@ const READ_DATA_VERSION = `select last_value || ' ' || is_called as version from
 function sendSync(changes: Changes): Promise<boolean> {
   const client = changes.client;
   if (client === undefined || !changes.live) return Promise.resolve(false);
-  const sent: Promise<boolean> = client.query<{ version: string }>(READ_DATA_VERSION).then(
-    ({ rows }) => {
-      const version = rows[0]?.version;
-      // Moved since last read (or never read: whatever was kept may predate it).
-      if (version !== changes.dataVersion) {
-        changes.dataVersion = version;
-        changes.counts.data++;
-      }
-      return changes.live && changes.client === client;
-    },
-    () => false,
-  );
+  const sent: Promise<boolean> = client
+    .query<{ version: string }>({ name: 'tw_data_version', text: READ_DATA_VERSION })
+    .then(
+      ({ rows }) => {
+        const version = rows[0]?.version;
+        // Moved since last read (or never read: whatever was kept may predate it).
+        if (version !== changes.dataVersion) {
+          changes.dataVersion = version;
+          changes.counts.data++;
+        }
+        return changes.live && changes.client === client;
+      },
+      () => false,
+    );
   changes.inFlight = sent;
   void sent.then(() => {
     if (changes.inFlight === sent) changes.inFlight = undefined;

@@ -7,7 +7,14 @@ import SqliteDatabase from 'better-sqlite3';
 import { type CompiledQuery, Kysely, PostgresAdapter, PostgresDialect, sql, type Transaction } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { listenForChanges, noteChange } from './changes.ts';
-import { COMMIT, deferredCommit, finishDeferred, withLiterals } from './deferred-commit.ts';
+import {
+  COMMIT,
+  deferredCommit,
+  finishDeferred,
+  notPreparable,
+  preparedStatements,
+  withLiterals,
+} from './deferred-commit.ts';
 import { type GroupCommit, GroupCommitSqliteDialect, groupCommitOf } from './group-commit.ts';
 import type { DialectName } from './migrations/columns.ts';
 import { migrationProvider } from './migrations/index.ts';
@@ -136,12 +143,18 @@ export async function transact<T>(
   // and so with a fresh snapshot, the request's claim, what `readAtBegin` asked for, and the reads
   // sent `ahead` (each answered later from what this round trip brought back: see `readAhead`).
   const statements = [
-    `select ${locking === 'rows' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock'}(${WRITE_LOCK})`,
+    withLiterals({
+      sql: `select ${locking === 'rows' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock'}(${WRITE_LOCK})`,
+      parameters: [],
+    }),
     ...(claim?.statements ?? []),
     ...(beginReads.size === 0
       ? []
       : [
-          `select ${[...beginReads].map(([column, expression]) => `${expression} as "${column}"`).join(', ')}`,
+          withLiterals({
+            sql: `select ${[...beginReads].map(([column, expression]) => `${expression} as "${column}"`).join(', ')}`,
+            parameters: [],
+          }),
         ]),
     ...ahead.map(withLiterals),
   ];
@@ -440,8 +453,17 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
       later = [];
       return joined;
     };
+    // Statements this connection has prepared by name (see `withLiterals`).
+    const prepared = new Set<string>();
     const send = (text: unknown, values?: unknown, callback?: unknown) => {
       counter.count++;
+      if (
+        typeof text === 'string' &&
+        (!Array.isArray(values) || values.length === 0) &&
+        callback === undefined
+      ) {
+        return sendText(text);
+      }
       if (typeof text !== 'string' || !Array.isArray(values) || values.length === 0) {
         return query(text, values, callback);
       }
@@ -451,6 +473,26 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
         names.set(text, name);
       }
       return query(name === undefined ? { text, values } : { name, text, values }, callback);
+    };
+    // A text whose statements this connection has yet to prepare prepares them first, in the same round
+    // trip, ahead of everything (so ahead of a `begin` too: a prepared statement outlives transactions).
+    const sendText = async (text: string) => {
+      const needed = preparedStatements(text, prepared);
+      if (needed.length === 0) return query(text);
+      for (const { name } of needed) prepared.add(name);
+      try {
+        return await query(`${needed.map(({ name, sql }) => `prepare ${name} as ${sql}`).join(';')};${text}`);
+      } catch (error) {
+        // A statement PostgreSQL would not prepare (class 42: its SQL, or a parameter's type) stopped
+        // the text at its `prepare`: those of this text run as text from now on.
+        if (String((error as { code?: unknown }).code).startsWith('42')) {
+          for (const { name } of needed) {
+            prepared.delete(name);
+            notPreparable(name);
+          }
+        }
+        throw error;
+      }
     };
     client.query = ((text: unknown, values?: unknown, callback?: unknown) => {
       if (callback !== undefined || typeof text !== 'string' || typeof values === 'function') {
@@ -483,7 +525,10 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
       const last = (result: unknown) => {
         const results = (Array.isArray(result) ? result : [result]) as { command: string; rows: unknown[] }[];
         if (!each) return results.at(-1);
-        const own = results[0]?.command === 'BEGIN' ? results.slice(1) : results;
+        // Without what was prepared and begun ahead of the text's own statements.
+        let first = 0;
+        while (results[first]?.command === 'PREPARE' || results[first]?.command === 'BEGIN') first++;
+        const own = results.slice(first);
         return { command: 'SELECT', rowCount: own.length, rows: own.map(({ rows }) => ({ rows })) };
       };
       if (!beginWaiting)

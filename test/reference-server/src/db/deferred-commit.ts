@@ -99,19 +99,67 @@ export async function finishDeferred(deferred: DeferredCommit, last?: CompiledQu
 }
 
 /**
+ * A PostgreSQL statement with its parameters written in as literals (a statement with parameters
+ * cannot share a round trip with another), as the execution of a statement prepared on the connection
+ * (`EXECUTE name(literals)`, see `preparedStatements`): PostgreSQL then plans it once per connection,
+ * where a statement sent as text is planned every time (planning cost more than running most of
+ * these). Text goes in E'…' strings, whose escapes mean the same whatever
+ * standard_conforming_strings says.
+ */
+export function withLiterals(query: Pick<CompiledQuery, 'sql' | 'parameters'>): string {
+  const name = preparedName(query.sql);
+  if (name === undefined) {
+    return query.sql.replace(/\$(\d+)/g, (_, index: string) => literal(query.parameters[Number(index) - 1]));
+  }
+  return query.parameters.length === 0
+    ? `execute ${name}`
+    : `execute ${name}(${query.parameters.map(literal).join(', ')})`;
+}
+
+/** How many distinct statements a process prepares by name; those beyond run as text. */
+const MAX_PREPARED = 500;
+const namesBySql = new Map<string, string>();
+const sqlByName = new Map<string, string>();
+/** Statements PostgreSQL would not prepare (a parameter of no type it can tell): run as text. */
+const unpreparable = new Set<string>();
+
+function preparedName(sql: string): string | undefined {
+  let name = namesBySql.get(sql);
+  if (name === undefined && namesBySql.size < MAX_PREPARED) {
+    name = `twx_${namesBySql.size}`;
+    namesBySql.set(sql, name);
+    sqlByName.set(name, sql);
+  }
+  return name === undefined || unpreparable.has(name) ? undefined : name;
+}
+
+/**
+ * What a connection must prepare before it can send `text`, given what it has prepared: each
+ * `EXECUTE name` of `withLiterals` it has not (a text that merely looks like one prepares a statement
+ * for nothing, which does no harm).
+ */
+export function preparedStatements(
+  text: string,
+  prepared: ReadonlySet<string>,
+): { name: string; sql: string }[] {
+  const needed = new Map<string, string>();
+  for (const [, name] of text.matchAll(/execute (twx_\d+)/g)) {
+    const sql = sqlByName.get(name!);
+    if (sql !== undefined && !prepared.has(name!)) needed.set(name!, sql);
+  }
+  return [...needed].map(([name, sql]) => ({ name, sql }));
+}
+
+/** A statement PostgreSQL refused to prepare: from now on it runs as text. */
+export function notPreparable(name: string): void {
+  unpreparable.add(name);
+}
+
+/**
  * How a text that carries its write transaction's commit ends: the commit, then, once it is done and
  * in the same round trip, the move of the data version that other processes' caches read (changes.ts).
  */
-export const COMMIT = `commit;${BUMP_DATA_VERSION}`;
-
-/**
- * A PostgreSQL statement with its parameters written in as literals (a statement with parameters
- * cannot share a round trip with another). Text goes in E'…' strings, whose escapes mean the same
- * whatever standard_conforming_strings says.
- */
-export function withLiterals(query: CompiledQuery): string {
-  return query.sql.replace(/\$(\d+)/g, (_, index: string) => literal(query.parameters[Number(index) - 1]));
-}
+export const COMMIT = `commit;${withLiterals({ sql: BUMP_DATA_VERSION, parameters: [] })}`;
 
 function literal(value: unknown): string {
   if (value === null || value === undefined) return 'null';
