@@ -287,7 +287,7 @@ export function installIdempotencyStore(app: FastifyInstance): void {
     payload: unknown,
     held: HeldIdempotencyKey,
   ): Promise<string | undefined> {
-    const { db, now } = request.server.ctx;
+    const { db } = request.server.ctx;
     const deferred = deferredOf.get(request);
     const answered = reply.statusCode < 500 && typeof payload === 'string';
     const answer = [
@@ -310,11 +310,16 @@ export function installIdempotencyStore(app: FastifyInstance): void {
       // Only once the answer is readable: a duplicate arriving now replays it instead of running.
       inFlightOf(db).delete(slotOf(held.credential, held.key));
     }
-    if (++writesSincePurge >= 500) {
-      writesSincePurge = 0;
-      await db.deleteFrom('idempotency_keys').where('expires_at', '<=', now().toISOString()).execute();
-    }
+    await purgeNowAndThen(request);
     return undefined;
+  }
+
+  /** Every 500 stored answers, deletes the expired ones (a claim treats an expired one as absent). */
+  async function purgeNowAndThen(request: FastifyRequest): Promise<void> {
+    if (++writesSincePurge < 500) return;
+    writesSincePurge = 0;
+    const { db, now } = request.server.ctx;
+    await db.deleteFrom('idempotency_keys').where('expires_at', '<=', now().toISOString()).execute();
   }
 
   /**
@@ -372,6 +377,7 @@ export function installIdempotencyStore(app: FastifyInstance): void {
       await release();
       throw error;
     }
+    await purgeNowAndThen(request);
     return undefined;
   }
 
