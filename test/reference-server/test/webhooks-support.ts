@@ -110,6 +110,11 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** Whether `promise` settles within `ms`. */
+export function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  return Promise.race([promise.then(() => true), sleep(ms).then(() => false)]);
+}
+
 /** Creates a v2 subscription (as ada unless `key` is given) and returns its body's data. */
 export async function subscribe(
   server: TestServer,

@@ -157,17 +157,12 @@ function claimOf(
       withLiterals(findAnswer.bound(db, credential, key)),
     ],
     check([locked, found]) {
-      const stored = found?.rows[0] as StoredRow | undefined;
-      const outcome =
-        locked?.rows[0]?.['claimed'] !== true
-          ? inProgress()
-          : stored === undefined || stored.expires_at <= atIso
-            ? null
-            : stored.fingerprint !== fingerprint
-              ? conflict()
-              : stored.status_code === RUNNING
-                ? inProgress()
-                : new StoredAnswer(stored.status_code, stored.response_body);
+      const outcome = claimOutcome(
+        locked?.rows[0]?.['claimed'] === true,
+        found?.rows[0] as StoredRow | undefined,
+        fingerprint,
+        atIso,
+      );
       if (outcome === null) return;
       // Not this request's answer to store.
       request.idempotency = null;
@@ -188,6 +183,20 @@ function claimOf(
 }
 
 type StoredRow = NonNullable<Awaited<ReturnType<typeof findAnswer.executeTakeFirst>>>;
+
+/** What a claim ends the request with instead of running it; null when the request runs. */
+function claimOutcome(
+  claimed: boolean,
+  stored: StoredRow | undefined,
+  fingerprint: string,
+  atIso: string,
+): Error | null {
+  if (!claimed) return inProgress();
+  if (stored === undefined || stored.expires_at <= atIso) return null;
+  if (stored.fingerprint !== fingerprint) return conflict();
+  if (stored.status_code === RUNNING) return inProgress();
+  return new StoredAnswer(stored.status_code, stored.response_body);
+}
 
 /** The preHandler's work on a shared database: the key is claimed by the write transaction. */
 function holdSharedKey(request: FastifyRequest, credential: string, key: string, fingerprint: string): void {

@@ -14,6 +14,7 @@ import { clientOf, readAnswer, type SpawnedServer, spawnServer, type TestServer 
 import {
   closeAfterEach,
   type Receiver,
+  settlesWithin,
   sleep,
   startReceiver,
   subscribe,
@@ -79,10 +80,6 @@ async function holdList(databaseUrl: string, listId: string) {
   await holder.query('select id from lists where id = $1 for update', [listId]);
   return holder;
 }
-
-/** Whether `promise` settles within `ms`. */
-const settlesWithin = (promise: Promise<unknown>, ms: number) =>
-  Promise.race([promise.then(() => true), sleep(ms).then(() => false)]);
 
 describe('several server processes on one PostgreSQL database', () => {
   const cleanup = closeAfterEach();

@@ -8,7 +8,7 @@ import { WRITE_LOCK } from '../../src/db/database.ts';
 import type { Database } from '../../src/db/schema.ts';
 import type { RunningServer } from '../../src/index.ts';
 import { type Answer, readAnswer, startRunningTestServer, type TestServer } from '../helpers/server.ts';
-import { sleep } from '../webhooks-support.ts';
+import { settlesWithin } from '../webhooks-support.ts';
 
 let running: RunningServer;
 let server: TestServer;
@@ -25,10 +25,6 @@ afterAll(() => server.close());
 
 const post = async (path: string, body: unknown) =>
   readAnswer(await server.v2(path, { method: 'POST', body }));
-
-/** Whether `promise` settles within `ms`. */
-const settlesWithin = (promise: Promise<unknown>, ms: number) =>
-  Promise.race([promise.then(() => true), sleep(ms).then(() => false)]);
 
 /**
  * A transaction that holds the board's row, as a list's creation on it does until it commits, and the
