@@ -83,7 +83,7 @@ await runInTransaction(ctx, (tx) =>
     tx,
     'usr_bench',
     { target_url: `http://127.0.0.1:${port}/hook`, events: ['task.created'] },
-    { allowInsecureWebhooks: true },
+    server.app.ctx.targets,
     ctx.now(),
   ),
 );

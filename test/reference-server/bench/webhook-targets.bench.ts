@@ -17,6 +17,7 @@ const ITERATIONS = 100;
 
 const policy: WebhookTargetPolicy = {
   allowInsecureWebhooks: false,
+  listeningPorts: new Set([8787]),
   resolveHost: async () => ['93.184.215.14', '2606:2800:21f:cb07:6820:80da:af6b:8b2c'],
 };
 const literal = 'https://93.184.215.14/hooks/threadwork';

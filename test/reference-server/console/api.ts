@@ -1,5 +1,7 @@
-// The console's calls to its server (`/_console/api/…`, same origin, no credentials: the server acts as
-// its user for loopback clients only) and the live feed (server-sent events, no polling).
+// The console's calls to its server (`/_console/api/…`, same origin: the server acts as its user for
+// loopback clients only) and the live feed (server-sent events, no polling). Every call goes through
+// `call`, which sends the page's token (the server writes it into the page) in `x-console-token`: the
+// server answers no console API request without it (docs/console.md).
 import type { ConsoleChange } from '@threadwork/shared/schemas';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 
@@ -13,12 +15,19 @@ export class ApiError extends Error {
   }
 }
 
+/** The page's token, as the server wrote it into the page. */
+const pageToken = document.querySelector<HTMLMetaElement>('meta[name="console-token"]')?.content ?? '';
+
+/** The one way to call the console's API: `method` on `/_console/api/{path}`, answering its `data`. */
 export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   let response: Response;
   try {
     response = await fetch(`/_console/api/${path}`, {
       method,
-      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      headers: {
+        'x-console-token': pageToken,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? null : JSON.stringify(body),
     });
   } catch {

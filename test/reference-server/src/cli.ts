@@ -10,7 +10,8 @@ const USAGE = `usage: pnpm run server [flags]
                               DATABASE_URL is set
   --seed FILE                 load a seed file into an empty database
   --demo                      load the demo workspace when the database is empty
-  --allow-insecure-webhooks   accept webhook targets on loopback (http:// too); private ranges stay refused
+  --allow-insecure-webhooks   accept webhook targets on loopback (http:// too); private ranges, and this
+                              server's own port, stay refused
   --webhook-time-scale F      multiply every webhook retry delay by F (default 1)
   --test-control              enable the /_control endpoints
   --console                   serve the console (the service's web app) at the origin, to loopback

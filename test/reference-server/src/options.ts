@@ -14,7 +14,10 @@ export interface ServerOptions {
   seed?: SeedInput | string | undefined;
   /** Load the bundled demo workspace when the database is empty. */
   demo?: boolean;
-  /** Accept webhook targets on loopback (127.0.0.0/8, localhost, [::1]), over http too. See docs/webhooks.md. */
+  /**
+   * Accept webhook targets on loopback (127.0.0.0/8, localhost, [::1]), over http too, except this
+   * server's own port. See docs/webhooks.md.
+   */
   allowInsecureWebhooks?: boolean;
   /** Resolves webhook target host names (checked at creation and on every delivery). Default: the system's. */
   resolveHost?: HostResolver;

@@ -5,6 +5,7 @@ import { groupCommit, openDatabase } from './db/database.ts';
 import { createDeliveryWorker } from './delivery/worker.ts';
 import { subscriptionsChanged } from './domain/events/listeners.ts';
 import { forgetPrincipals } from './domain/principal-cache.ts';
+import type { WebhookTargetPolicy } from './domain/webhook-targets.ts';
 import { loadSessionTokens } from './http/session-tokens.ts';
 import { resolveOptions, type ServerOptions } from './options.ts';
 import { isDatabaseEmpty, loadSeed } from './seed/load-seed.ts';
@@ -33,11 +34,18 @@ export async function startServer(input: ServerOptions = {}): Promise<RunningSer
   });
   let app: FastifyInstance | undefined;
   let consoleUser: ConsoleUser | undefined;
+  // The ports are known once the server listens (`--port 0` picks one); no target is checked before.
+  const listeningPorts = new Set<number>();
+  const targets: WebhookTargetPolicy = {
+    allowInsecureWebhooks: options.allowInsecureWebhooks,
+    resolveHost: options.resolveHost,
+    listeningPorts,
+  };
   const outbox = createDeliveryWorker({
     db: handle.db,
     now: options.now,
     timeScale: options.webhookTimeScale,
-    targets: options,
+    targets,
   });
   try {
     let seededUserId: string | null = null;
@@ -49,8 +57,11 @@ export async function startServer(input: ServerOptions = {}): Promise<RunningSer
     }
     if (options.console) consoleUser = await resolveConsoleUser(handle.db, options, seededUserId);
     const tokens = await loadSessionTokens(handle.db, options.now);
-    app = await buildApp({ db: handle.db, options, now: options.now, tokens, outbox, consoleUser });
+    app = await buildApp({ db: handle.db, options, now: options.now, tokens, outbox, targets, consoleUser });
     await app.listen({ port: options.port, host: options.host });
+    for (const address of app.addresses()) {
+      if (typeof address !== 'string') listeningPorts.add(address.port);
+    }
     await outbox.start();
   } catch (error) {
     await app?.close();

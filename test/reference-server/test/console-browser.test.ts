@@ -345,8 +345,14 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', { timeout: 20_000 }, ()
     expect(await page.evaluate(() => (globalThis as unknown as { pwned?: number }).pwned)).toBeUndefined();
     expect(await page.locator('h2[data-legacy-thread-id]').textContent()).toBe('Markup <b>inside</b>');
     // The console's API never even sends the HTML body.
-    const view = await (await fetch(`${server.origin}/_console/api/mail/${thread_id}`)).text();
-    expect(view).not.toContain('evil-html');
+    const token = await page.locator('meta[name="console-token"]').getAttribute('content');
+    const view = await fetch(`${server.origin}/_console/api/mail/${thread_id}`, {
+      headers: { 'x-console-token': token ?? '' },
+    });
+    expect(view.status).toBe(200);
+    const text = await view.text();
+    expect(text).toContain('Markup <b>inside</b>');
+    expect(text).not.toContain('evil-html');
   });
 
   it('simulates a reply on a thread page: the message arrives, and thread.reply_received is delivered', async () => {

@@ -37,6 +37,26 @@ const v2 = (server: RunningServer, path: string, init: RequestInit = {}) =>
     },
   });
 
+/** The console page's token, as the page the server serves carries it. */
+async function consoleToken(server: RunningServer): Promise<string> {
+  const page = await fetch(`${server.origin}/`, { headers: { accept: 'text/html' } });
+  const token = /<meta name="console-token" content="([^"]+)">/.exec(await page.text())?.[1];
+  if (!token) throw new Error('the console page carries no token');
+  return token;
+}
+
+/** A request to the console's API as its page makes one (with the page's token). */
+async function consoleApi(server: RunningServer, path: string, init: RequestInit = {}): Promise<Response> {
+  return fetch(`${server.origin}/_console/api/${path}`, {
+    ...init,
+    headers: {
+      'content-type': 'application/json',
+      'x-console-token': await consoleToken(server),
+      ...init.headers,
+    },
+  });
+}
+
 /** A raw request, so that Host and Origin can be set as a foreign page would send them. */
 function rawRequest(
   origin: string,
@@ -128,7 +148,7 @@ describe('the console on the server', () => {
   it('acts as the first user of the demo by default, or as --console-user', async () => {
     const demo = await start();
     expect(demo.console?.email).toBe(DEMO_CREDENTIALS.email);
-    const overview = await readBody(await fetch(`${demo.origin}/_console/api/overview`));
+    const overview = await readBody(await consoleApi(demo, 'overview'));
     expect(overview.data.user.email).toBe(DEMO_CREDENTIALS.email);
 
     const grace = await start({ consoleUser: 'GRACE@northwind.test' });
@@ -162,8 +182,9 @@ describe('the console on the server', () => {
 
   it('refuses a foreign Host (a DNS-rebound page) and a write from another origin', async () => {
     const server = await start();
+    const token = await consoleToken(server);
     const foreignHost = await rawRequest(server.origin, '/_console/api/overview', {
-      headers: { host: 'evil.test' },
+      headers: { host: 'evil.test', 'x-console-token': token },
     });
     expect(foreignHost.status).toBe(403);
     expect(JSON.parse(foreignHost.body).error.code).toBe('forbidden');
@@ -175,6 +196,7 @@ describe('the console on the server', () => {
         host: new URL(server.origin).host,
         origin: 'http://evil.test',
         'content-type': 'application/json',
+        'x-console-token': token,
       },
       body,
     });
@@ -188,38 +210,89 @@ describe('the console on the server', () => {
         host: new URL(server.origin).host,
         origin: server.origin,
         'content-type': 'application/json',
+        'x-console-token': token,
       },
       body,
     });
     expect(sameSite.status).toBe(200);
   });
 
+  it('acts only for a request carrying its page’s token, which is new for every server', async () => {
+    const server = await start();
+    const token = await consoleToken(server);
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const other = await start();
+    expect(await consoleToken(other)).not.toBe(token);
+    // Every page path carries the same token.
+    const taskPage = await fetch(`${server.origin}/tasks/tsk_demo_p01`, { headers: { accept: 'text/html' } });
+    expect(await taskPage.text()).toContain(`<meta name="console-token" content="${token}">`);
+
+    const write = (headers: Record<string, string>, title: string) =>
+      fetch(`${server.origin}/_console/api/tasks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ list_id: 'lst_backlog', title }),
+      });
+    const wrongSameLength = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
+    const refusals = [
+      await write({}, 'No token'),
+      await write({ 'x-console-token': '' }, 'Empty token'),
+      await write({ 'x-console-token': wrongSameLength }, 'Wrong token'),
+      await write({ 'x-console-token': `${token}x` }, 'Longer token'),
+      await write({ 'x-console-token': await consoleToken(other) }, 'Another server’s token'),
+      await write({ origin: server.origin }, 'Own origin, no token'),
+    ];
+    for (const answer of refusals) {
+      expect(answer.status).toBe(403);
+      const body = await readBody(answer);
+      expect(body.error).toMatchObject({ code: 'forbidden', request_id: expect.stringMatching(/^req_/) });
+      expect(body.error.message).toBe(
+        'the console acts only for its own pages: the request did not carry the page’s x-console-token (reload the page if the server was restarted)',
+      );
+      expect(body.error.message).not.toContain(token);
+    }
+    // Reads and replays are the console's too.
+    expect((await fetch(`${server.origin}/_console/api/overview`)).status).toBe(403);
+    expect(
+      (await fetch(`${server.origin}/_console/api/deliveries/dlv_x/replay`, { method: 'POST' })).status,
+    ).toBe(403);
+    const tasks = await readBody(await v2(server, '/tasks?list_id=lst_backlog&limit=200'));
+    const titles = tasks.data.map((task: { title: string }) => task.title);
+    for (const title of ['No token', 'Empty token', 'Wrong token', 'Longer token', 'Own origin, no token']) {
+      expect(titles).not.toContain(title);
+    }
+
+    const accepted = await write({ 'x-console-token': token }, 'With the token');
+    expect(accepted.status).toBe(200);
+    // The page itself, its script and the live feed need none (docs/console.md says why).
+    expect((await fetch(`${server.origin}/`, { headers: { accept: 'text/html' } })).status).toBe(200);
+    const controller = new AbortController();
+    const stream = await fetch(`${server.origin}/_console/events`, { signal: controller.signal });
+    expect(stream.status).toBe(200);
+    controller.abort();
+  });
+
   it('validates what it is sent, with the API’s error envelope, and loses nothing', async () => {
     const server = await start();
-    const bad = await fetch(`${server.origin}/_console/api/tasks`, {
+    const bad = await consoleApi(server, 'tasks', {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ list_id: 'lst_backlog', title: '' }),
     });
     expect(bad.status).toBe(400);
     expect((await readBody(bad)).error.code).toBe('validation_error');
-    const missing = await fetch(`${server.origin}/_console/api/tasks/tsk_nope`);
+    const missing = await consoleApi(server, 'tasks/tsk_nope');
     expect(missing.status).toBe(404);
-    const unknown = await fetch(`${server.origin}/_console/api/nothing-here`);
+    const unknown = await consoleApi(server, 'nothing-here');
     expect(unknown.status).toBe(404);
   });
 
   it('has a test receiver that verifies signatures: a real delivery is taken, a forged or unknown one refused', async () => {
     const server = await start({ allowInsecureWebhooks: true, webhookTimeScale: 0.001 });
-    const consoleApi = (path: string, init: RequestInit = {}) =>
-      fetch(`${server.origin}/_console/api/${path}`, {
-        ...init,
-        headers: { 'content-type': 'application/json' },
-      }).then(readBody);
-    const deliveries = () => consoleApi('deliveries');
+    const call = (path: string, init: RequestInit = {}) => consoleApi(server, path, init).then(readBody);
+    const deliveries = () => call('deliveries');
     const url = (await deliveries()).data.receiver.url as string;
     expect(url).toBe(`${server.origin}/_console/receiver`);
-    const subscribed = await consoleApi('webhooks', {
+    const subscribed = await call('webhooks', {
       method: 'POST',
       body: JSON.stringify({ target_url: url, events: ['task.created'] }),
     });
@@ -264,11 +337,10 @@ describe('the console on the server', () => {
 
   it('offers no test receiver when loopback targets are refused (no --allow-insecure-webhooks)', async () => {
     const server = await start();
-    const view = await readBody(await fetch(`${server.origin}/_console/api/deliveries`));
+    const view = await readBody(await consoleApi(server, 'deliveries'));
     expect(view.data.receiver).toEqual({ url: null, received: [] });
-    const refused = await fetch(`${server.origin}/_console/api/webhooks`, {
+    const refused = await consoleApi(server, 'webhooks', {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ target_url: `${server.origin}/_console/receiver`, events: ['task.created'] }),
     });
     expect(refused.status).toBe(400);

@@ -389,7 +389,7 @@ describe('the domain keeps the rule when called without the routes', () => {
             tx,
             'usr_ada',
             { target_url, events: ['task.created'] },
-            { allowInsecureWebhooks: false },
+            { allowInsecureWebhooks: false, listeningPorts: new Set() },
             new Date(),
           ),
         );

@@ -92,7 +92,8 @@ function escapeAttribute(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
-export async function sendShell(reply: FastifyReply): Promise<FastifyReply> {
+/** The page shell, carrying the page's token for its script to send back (routes.ts, `requirePageToken`). */
+export async function sendShell(reply: FastifyReply, token: string): Promise<FastifyReply> {
   const assets = await consoleAssets();
   const script = `/_console/assets/${escapeAttribute(assets.script)}`;
   const html = `<!doctype html>
@@ -101,6 +102,7 @@ export async function sendShell(reply: FastifyReply): Promise<FastifyReply> {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
+<meta name="console-token" content="${escapeAttribute(token)}">
 <title>Threadwork console</title>
 <link rel="icon" href="data:,">
 <link rel="modulepreload" href="${script}">
@@ -468,17 +470,9 @@ on(
 // answered once.
 on('POST', 'webhooks', async (call) => {
   const input = parseRequest(CreateWebhookRequest, call.body, 'body');
-  const { options, now } = ctxOf(call);
-  await checkWebhookTarget(input.target_url, options, 'target_url');
-  return write(call, (tx) =>
-    createSubscription(
-      tx,
-      call.userId,
-      input,
-      { allowInsecureWebhooks: options.allowInsecureWebhooks },
-      now(),
-    ),
-  );
+  const { targets, now } = ctxOf(call);
+  await checkWebhookTarget(input.target_url, targets, 'target_url');
+  return write(call, (tx) => createSubscription(tx, call.userId, input, targets, now()));
 });
 
 on('POST', 'webhooks/:id/test', (call) =>

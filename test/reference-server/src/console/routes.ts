@@ -3,9 +3,14 @@
 // The console acts as a user without a sign-in, so every console route answers loopback clients only,
 // addressed by a loopback name (a DNS-rebound page reaches 127.0.0.1 under a foreign Host), and a write
 // must come from a page of the console itself (Origin); anyone else gets 403 in the error envelope.
+// Its API also needs the page's token: a random value per server, written into the page it serves and
+// sent back by the page's script, which neither a webhook delivery (a POST from loopback without an
+// Origin) nor a page of another origin (it cannot read ours) can know.
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../domain/errors.ts';
-import { isLoopbackHost } from '../domain/webhook-targets.ts';
+import { isLoopbackHost, SELF_RECEIVER_PATH } from '../domain/webhook-targets.ts';
+import type { AppContext } from '../http/context.ts';
 
 /** The console's pages, as the browser's router knows them too (console/router.ts). */
 export const CONSOLE_PAGES = [
@@ -19,8 +24,10 @@ export const CONSOLE_PAGES = [
 export const CONSOLE_API_PREFIX = '/_console/api/';
 export const CONSOLE_ASSETS_PREFIX = '/_console/assets/';
 export const CONSOLE_EVENTS_PATH = '/_console/events';
-/** The console's test receiver: a webhook target on this server (receiver.ts). */
-export const CONSOLE_RECEIVER_PATH = '/_console/receiver';
+/** The console's test receiver: the one webhook target allowed on this server (receiver.ts). */
+export const CONSOLE_RECEIVER_PATH = SELF_RECEIVER_PATH;
+/** The header the console's pages send the page's token in (console/api.ts, `call`). */
+export const CONSOLE_TOKEN_HEADER = 'x-console-token';
 
 /** The receiver's URL as the delivery worker reaches it: this server's own listening address. */
 export function receiverUrl(app: FastifyInstance): string {
@@ -65,6 +72,31 @@ export function guardConsole(request: FastifyRequest): void {
   }
 }
 
+const pageTokens = new WeakMap<AppContext, string>();
+
+/** This server's page token: 32 random bytes, made on first use, the same for every page it serves. */
+export function pageToken(ctx: AppContext): string {
+  let token = pageTokens.get(ctx);
+  if (token === undefined) {
+    token = randomBytes(32).toString('base64url');
+    pageTokens.set(ctx, token);
+  }
+  return token;
+}
+
+/** 403 unless the request carries this server's page token (compared in constant time). */
+export function requirePageToken(request: FastifyRequest): void {
+  const sent = request.headers[CONSOLE_TOKEN_HEADER];
+  const expected = Buffer.from(pageToken(request.server.ctx));
+  const given = Buffer.from(typeof sent === 'string' ? sent : '');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    throw new ServiceError(
+      'forbidden',
+      `the console acts only for its own pages: the request did not carry the page’s ${CONSOLE_TOKEN_HEADER} (reload the page if the server was restarted)`,
+    );
+  }
+}
+
 /** Whether a request for `/` asks for a page (a browser) rather than JSON (the API roots answer). */
 export function wantsPage(request: FastifyRequest): boolean {
   return (request.headers.accept ?? '').includes('text/html');
@@ -80,7 +112,7 @@ const loadApi = () => {
 /** Serves a console page (the app's shell; the browser's router draws the page). */
 export async function servePage(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   guardConsole(request);
-  return (await loadApi()).sendShell(reply);
+  return (await loadApi()).sendShell(reply, pageToken(request.server.ctx));
 }
 
 export async function consoleRoutes(app: FastifyInstance): Promise<void> {
@@ -102,7 +134,11 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
     guardConsole(request);
     (await loadApi()).streamChanges(app, request, reply, streams);
   });
-  // The worker posts from loopback, to a loopback Host, without an Origin: the guard lets it through.
+  // The worker posts from loopback, to a loopback Host, without an Origin: the guard lets it through,
+  // and it needs no token. It is the one route of ours a webhook may target: it only records and
+  // verifies what it is sent (docs/webhooks.md, "The service never calls itself").
+  // The live feed needs no token either: it changes nothing, a delivery (a POST) cannot reach it, and
+  // a page of another origin cannot read it (docs/console.md).
   app.post(CONSOLE_RECEIVER_PATH, async (request, reply) => {
     guardConsole(request);
     return (await import('./receiver.ts')).receive(app, request, reply);
@@ -112,6 +148,7 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
     url: `${CONSOLE_API_PREFIX}*`,
     handler: async (request, reply) => {
       guardConsole(request);
+      requirePageToken(request);
       return (await loadApi()).handleApi(app, request, reply);
     },
   });

@@ -9,6 +9,10 @@
 //   inside IPv6 (mapped, compatible, NAT64, 6to4, Teredo) included.
 // - `--allow-insecure-webhooks` lets loopback through: 127.0.0.0/8, `localhost`, [::1]. Private ranges
 //   stay refused even then.
+// - Never this server itself: a loopback target at a port this server listens on (the scheme's default
+//   port when the URL names none) is refused even with the flag, except the console's test receiver,
+//   which only records and verifies what it is sent. A delivery that reached any other route of ours
+//   would act as the service, and one that reached the route sending a test event would loop.
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
@@ -26,7 +30,12 @@ export const systemResolver: HostResolver = async (hostname) => {
 export interface WebhookTargetOptions {
   /** `--allow-insecure-webhooks`: http, and loopback hosts, for local tests. */
   allowInsecureWebhooks: boolean;
+  /** The ports this server listens on (filled in once it listens): loopback there is the service itself. */
+  listeningPorts: ReadonlySet<number>;
 }
+
+/** The one path on this server a webhook may target: the console's test receiver (docs/webhooks.md). */
+export const SELF_RECEIVER_PATH = '/_console/receiver';
 
 export interface WebhookTargetPolicy extends WebhookTargetOptions {
   resolveHost: HostResolver;
@@ -141,6 +150,12 @@ export function checkTargetSyntax(url: string, options: WebhookTargetOptions): U
     if (range !== null) {
       throw new TargetRefused(`must not point at a private or internal address: ${address} is ${range}`);
     }
+  }
+  const port = parsed.port === '' ? (parsed.protocol === 'https:' ? 443 : 80) : Number(parsed.port);
+  if (loopback && options.listeningPorts.has(port) && parsed.pathname !== SELF_RECEIVER_PATH) {
+    throw new TargetRefused(
+      `must not point at this server itself: ${parsed.hostname} port ${port} is where this server listens, and a delivery there would call the service's own routes`,
+    );
   }
   return parsed;
 }

@@ -12,7 +12,8 @@ export const V1_SUBSCRIPTIONS_ROUTES: readonly RouteEntry[] = [
       summary: `Subscribe a hook on ${object}`,
       description:
         'The hook POSTs the item (no envelope, no signature) with `x-service-event-id`, unique per event. ' +
-        'A 410 answer deletes the subscription.',
+        'A 410 answer deletes the subscription. `webhookURL` follows the v2 target rule (https; never ' +
+        'this server itself).',
       auth: 'v1',
       body: V1SubscribeRequest,
       bare: V1Subscription,

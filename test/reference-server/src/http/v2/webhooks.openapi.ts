@@ -25,7 +25,9 @@ export const WEBHOOKS_ROUTES: readonly RouteEntry[] = [
       '`x-service-event-id` and `x-service-delivery-id`; retried immediately, after 5 s, 5 min, 30 min, 2 h, ' +
       '5 h, 10 h and 10 h (±10 %), 15 s time-out each. A 410 answer disables the subscription, and so do ' +
       'five days of nothing but failures. `target_url` must be HTTPS unless the server runs with ' +
-      '`--allow-insecure-webhooks` (then loopback http is accepted).',
+      '`--allow-insecure-webhooks` (then loopback http is accepted), and never points at this server ' +
+      'itself: a loopback host at a port it listens on is refused (400 `validation_error`), except the ' +
+      'console’s test receiver `/_console/receiver`.',
     auth: 'v2',
     scopes: ['webhooks.manage'],
     body: CreateWebhookRequest,

@@ -30,16 +30,15 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
   const guard = v2Guard('webhooks.manage');
   // Each locks what it reads to decide (its subscription), or decides on nothing it reads (docs/postgresql.md).
   const inTransaction = <T>(work: (tx: Executor) => Promise<T>) => runInTransaction(app.ctx, work, 'rows');
-  const targetOptions = () => ({ allowInsecureWebhooks: app.ctx.options.allowInsecureWebhooks });
   // The resolving part of the target rule runs before the transaction: no write waits on DNS.
-  const checkTarget = (url: string) => checkWebhookTarget(url, app.ctx.options, 'target_url');
+  const checkTarget = (url: string) => checkWebhookTarget(url, app.ctx.targets, 'target_url');
 
   app.post('/webhooks/subscriptions', { preHandler: guard }, async (request, reply) => {
     const input = parseRequest(CreateWebhookRequest, request.body, 'body');
     await checkTarget(input.target_url);
     const userId = principalOf(request).userId;
     const created = await inTransaction((tx) =>
-      createSubscription(tx, userId, input, targetOptions(), app.ctx.now()),
+      createSubscription(tx, userId, input, app.ctx.targets, app.ctx.now()),
     );
     return ok(reply, created);
   });
@@ -59,7 +58,7 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
     if (patch.target_url !== undefined) await checkTarget(patch.target_url);
     const userId = principalOf(request).userId;
     const updated = await inTransaction((tx) =>
-      updateSubscription(tx, userId, request.params.id, patch, targetOptions()),
+      updateSubscription(tx, userId, request.params.id, patch, app.ctx.targets),
     );
     return ok(reply, updated);
   });
