@@ -5,35 +5,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_SCOPES } from '@threadwork/shared/schemas';
-import SqliteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { afterAll, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.ts';
-import { createPostgresDatabase, migrateBefore, onPostgres } from './helpers/database.ts';
+import { migrateBefore, olderDatabase, onPostgres } from './helpers/database.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'threadwork-migration-007-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-type AnyDb = Kysely<Record<string, Record<string, unknown>>>;
-
-async function oldDatabase(): Promise<{ db: AnyDb; open: { path: string; databaseUrl?: string } }> {
-  if (onPostgres) {
-    const { default: pg } = await import('pg');
-    const databaseUrl = await createPostgresDatabase();
-    const db: AnyDb = new Kysely({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: databaseUrl, max: 1 }) }),
-    });
-    return { db, open: { path: ':memory:', databaseUrl } };
-  }
-  const path = join(work, 'old.db');
-  return {
-    db: new Kysely({ dialect: new SqliteDialect({ database: new SqliteDatabase(path) }) }),
-    open: { path },
-  };
-}
-
 it('gives each legacy key of an older database the scopes its tokens held, and leaves v2 keys be', async () => {
-  const { db: old, open } = await oldDatabase();
+  const { db: old, open } = await olderDatabase(work);
   await migrateBefore(old, onPostgres ? 'postgres' : 'sqlite', '007');
   await old
     .insertInto('users')

@@ -18,8 +18,21 @@ export interface ReceivedRequest {
   at: number;
 }
 
-/** Returns the status to answer; called once per request, `index` counting from 0. */
-export type Responder = (request: ReceivedRequest, index: number) => number;
+/** An answer with more than a status: headers and a body (default: no content-type, body `{}`). */
+export interface ReceiverAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  body?: string | Buffer;
+}
+
+/**
+ * Returns the status (or the whole answer) to give, possibly later; called once per request, `index`
+ * counting from 0, after the request is recorded.
+ */
+export type Responder = (
+  request: ReceivedRequest,
+  index: number,
+) => number | ReceiverAnswer | Promise<number | ReceiverAnswer>;
 
 export interface Receiver {
   /** `http://<host>:<port>/hook` (127.0.0.1 unless told) */
@@ -57,8 +70,14 @@ export async function startReceiver(
             at: Date.now(),
           };
           requests.push(received);
-          res.statusCode = receiver.respond(received, requests.length - 1);
-          res.end('{}');
+          void Promise.resolve(receiver.respond(received, requests.length - 1)).then((answer) => {
+            const {
+              status,
+              headers = {},
+              body = '{}',
+            } = typeof answer === 'number' ? { status: answer } : answer;
+            res.writeHead(status, headers).end(body);
+          });
         });
       });
       const listening = server;

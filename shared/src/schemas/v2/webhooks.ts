@@ -89,12 +89,17 @@ export const DeliveryAttempt = z.looseObject({
   status_code: z.number().int().nullable(),
   duration_ms: z.number(),
   error: z.string().nullable(),
+  /** The receiver's answer, as Stripe shows it: its content-type and the first 4 KiB of its body (null when no answer came). */
+  response_content_type: z.string().nullable().optional(),
+  response_body: z.string().nullable().optional(),
 });
 export type DeliveryAttempt = z.infer<typeof DeliveryAttempt>;
 
 /**
  * pending: waiting for its next attempt; delivered: a 2xx came back; failed: retries exhausted or the
- * subscription went away; suppressed: recorded while the subscription was disabled (replayable).
+ * subscription went away; suppressed: not sent (any further), replayable: recorded while the
+ * subscription was disabled, or stopped because another delivery of the same event to the same
+ * subscription (a retry or a replay) succeeded.
  */
 export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'suppressed'] as const;
 

@@ -355,7 +355,10 @@ export interface WebhookDeliveriesTable {
   event_type: string;
   /** 1 for test deliveries and replays: sent even while the subscription is disabled. */
   manual: number;
-  /** pending, delivered, failed or suppressed */
+  /**
+   * pending, delivered, failed or suppressed (recorded while its subscription was disabled, or stopped
+   * because another delivery of its event to its subscription succeeded)
+   */
   status: string;
   /** 1 while the worker is posting it; cleared on start, so a crash mid-attempt retries it. */
   in_flight: number;
@@ -383,4 +386,8 @@ export interface WebhookDeliveryAttemptsTable {
   status_code: number | null;
   duration_ms: number;
   error: string | null;
+  /** The answer's content-type header; null when no answer came or it had none. */
+  response_content_type: string | null;
+  /** The answer body's first 4 KiB as text (delivery/post.ts); null when no answer came. */
+  response_body: string | null;
 }

@@ -1,6 +1,8 @@
 // What an attempt's answer means for its delivery and its subscription: the one place that decides
-// delivered, retried later, failed for good, or subscription disabled (v2) / deleted (v1).
-import type { Executor } from '../db/database.ts';
+// delivered, retried later, failed for good, or subscription disabled (v2) / deleted (v1); and, once a
+// delivery of an event succeeds, that the other pending deliveries of that event to that subscription
+// stop (suppressed).
+import { type Executor, isShared } from '../db/database.ts';
 import { subscriptionsChanged } from '../domain/events/listeners.ts';
 import type { AttemptResult } from './post.ts';
 import { FAILING_STREAK_LIMIT_MS, retryDelayMs } from './schedule.ts';
@@ -13,6 +15,9 @@ export interface ClaimedDelivery {
   event_id: string;
   manual: number;
   attempt_count: number;
+  created_at: string;
+  /** Whether other deliveries of its event to its subscription exist (replays, or the original). */
+  has_siblings: number | boolean;
   event_type: string;
   event_created_at: string;
   /** The event's data (JSON text): a v2 delivery's body is built from it. */
@@ -42,9 +47,10 @@ export interface RetryPolicy {
 
 /**
  * Logs a batch of attempts and settles each delivery, in the caller's transaction: delivered on a 2xx
- * (which also ends the subscription's failure streak); on a 410, or after five days of nothing but
- * failures, the subscription is disabled (v2) or deleted (v1) and the delivery fails; otherwise it is
- * retried per the schedule until the attempts run out. Returns the times of the retries it scheduled.
+ * (which also ends the subscription's failure streak, and stops the other pending deliveries of its
+ * event to its subscription); on a 410, or after five days of nothing but failures, the subscription is
+ * disabled (v2) or deleted (v1) and the delivery fails; otherwise it is retried per the schedule until
+ * the attempts run out. Returns the times of the retries it scheduled.
  */
 export async function recordOutcomes(
   tx: Executor,
@@ -63,6 +69,8 @@ export async function recordOutcomes(
         status_code: result.statusCode,
         duration_ms: result.durationMs,
         error: result.error,
+        response_content_type: result.responseContentType,
+        response_body: result.responseBody,
       })),
     )
     .execute();
@@ -83,6 +91,7 @@ export async function recordOutcomes(
         delivered.map((delivery) => delivery.id),
       )
       .execute();
+    await suppressSiblings(tx, delivered);
     const streaks = new Map<string, ClaimedDelivery>();
     for (const delivery of delivered) {
       const failingSince = delivery.kind === 'v1' ? delivery.hook_failing_since : delivery.failing_since;
@@ -104,6 +113,36 @@ export async function recordOutcomes(
     if (retryAt) retries.push(retryAt);
   }
   return retries;
+}
+
+/**
+ * The other pending deliveries of each delivered event to its subscription stop, as `suppressed`: the
+ * receiver has the event. One being attempted right now is left alone (in flight here, or locked by
+ * another process's claim, never waited for): its attempt checks again before it sends (worker.ts).
+ */
+async function suppressSiblings(tx: Executor, delivered: readonly ClaimedDelivery[]): Promise<void> {
+  const siblings = tx
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where((eb) =>
+      eb.or(
+        delivered.map((delivery) =>
+          eb.and([
+            eb('event_id', '=', delivery.event_id),
+            eb('subscription_id', '=', delivery.subscription_id),
+            eb('kind', '=', delivery.kind),
+          ]),
+        ),
+      ),
+    )
+    .where('status', '=', 'pending')
+    .where('in_flight', '=', 0)
+    .$if(isShared(tx), (query) => query.forUpdate().skipLocked());
+  await tx
+    .updateTable('webhook_deliveries')
+    .set({ status: 'suppressed', next_attempt_at: null })
+    .where('id', 'in', siblings)
+    .execute();
 }
 
 function subscriptionTable(delivery: ClaimedDelivery) {

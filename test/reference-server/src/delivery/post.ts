@@ -2,11 +2,13 @@
 // node:http with keep-alive agents rather than fetch: a delivery is one small POST, and fetch's stream
 // machinery cost several times more CPU per request at the delivery rates the server must sustain.
 // Every attempt checks its target again and connects only to the addresses it checked (DNS rebinding);
-// redirects are not followed.
+// redirects are not followed. The answer is reported as Stripe shows it: its content-type and the first
+// 4 KiB of its body, as text (docs/webhooks.md, "Delivery").
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
+import { SIGNATURE_HEADER } from '@threadwork/shared/webhooks';
 import { resolveTarget, TargetRefused, type WebhookTargetPolicy } from '../domain/webhook-targets.ts';
 
 export interface AttemptResult {
@@ -15,6 +17,10 @@ export interface AttemptResult {
   statusCode: number | null;
   durationMs: number;
   error: string | null;
+  /** The answer's content-type; null when no answer came or it named none. */
+  responseContentType: string | null;
+  /** The first ANSWER_BODY_BYTES of the answer's body as text (`answerText`); null when no answer came. */
+  responseBody: string | null;
 }
 
 export interface Poster {
@@ -23,8 +29,37 @@ export interface Poster {
   close(): void;
 }
 
-/** The answer's body is read (so the connection can be reused) but no more than this. */
-const MAX_ANSWER_BYTES = 64 * 1024;
+/** The part of an answer's body the log keeps, in bytes of UTF-8: Stripe's 4 KiB. */
+export const ANSWER_BODY_BYTES = 4096;
+/**
+ * What is read of an answer's body: a little more than is kept, so that an echoed signature across the
+ * cut is still found whole (`answerText`). A longer answer's connection is closed rather than read on.
+ */
+const ANSWER_READ_BYTES = ANSWER_BODY_BYTES + 256;
+/** Stands in the logged answer for the request's signature, wherever the receiver echoed it. */
+export const SIGNATURE_REMOVED = `[${SIGNATURE_HEADER}]`;
+
+/**
+ * An answer's first bytes as the log keeps them: UTF-8 text (a byte that is not UTF-8, or NUL, which no
+ * text column takes, reads as U+FFFD), the request's signature removed (`hidden`: the signature header
+ * and each of its `v1=` values; the log never stores it), then cut to ANSWER_BODY_BYTES at a character
+ * boundary.
+ */
+export function answerText(bytes: Buffer, hidden: readonly string[]): string {
+  let text = new TextDecoder().decode(bytes).replaceAll('\0', '\uFFFD');
+  for (const secret of hidden) if (secret !== '') text = text.replaceAll(secret, SIGNATURE_REMOVED);
+  if (Buffer.byteLength(text) <= ANSWER_BODY_BYTES) return text;
+  // In streaming mode the decoder holds back a character cut in two rather than answering U+FFFD.
+  return new TextDecoder().decode(Buffer.from(text).subarray(0, ANSWER_BODY_BYTES), { stream: true });
+}
+
+/** What of a request must not be stored with its answer: the signature, whole and each `v1=` value. */
+function secretsOf(headers: Record<string, string>): string[] {
+  const signature = headers[SIGNATURE_HEADER];
+  if (signature === undefined) return [];
+  const values = signature.split(',').filter((part) => part.startsWith('v1='));
+  return [signature, ...values.map((part) => part.slice('v1='.length))];
+}
 
 type LookupCallback = (
   error: NodeJS.ErrnoException | null,
@@ -55,6 +90,9 @@ export function createPoster(maxSockets: number, targets: WebhookTargetPolicy): 
       const started = performance.now();
       let settled = false;
       let statusCode: number | null = null;
+      let contentType: string | null = null;
+      const answer: Buffer[] = [];
+      let read = 0;
       const finish = (error: string | null) => {
         if (settled) return;
         settled = true;
@@ -65,6 +103,8 @@ export function createPoster(maxSockets: number, targets: WebhookTargetPolicy): 
           statusCode,
           durationMs: Math.round((performance.now() - started) * 1000) / 1000,
           error: ok ? null : (error ?? `the receiver answered ${statusCode}`),
+          responseContentType: contentType,
+          responseBody: statusCode === null ? null : answerText(Buffer.concat(answer), secretsOf(headers)),
         });
       };
 
@@ -87,10 +127,14 @@ export function createPoster(maxSockets: number, targets: WebhookTargetPolicy): 
           },
           (response) => {
             statusCode = response.statusCode ?? null;
-            let read = 0;
+            contentType = response.headers['content-type'] ?? null;
             response.on('data', (chunk: Buffer) => {
-              read += chunk.length;
-              if (read > MAX_ANSWER_BYTES) response.destroy();
+              if (read >= ANSWER_READ_BYTES) return;
+              const wanted = ANSWER_READ_BYTES - read;
+              // A copy of the part kept, so the rest of a large chunk is not held on to.
+              answer.push(chunk.length <= wanted ? chunk : Buffer.from(chunk.subarray(0, wanted)));
+              read += Math.min(chunk.length, wanted);
+              if (read >= ANSWER_READ_BYTES) response.destroy();
             });
             // The status line is what counts; a cut-off answer body does not turn a 2xx into a failure.
             response.on('end', () => finish(null));

@@ -9,13 +9,19 @@
 // twice; if the process dies, its connection closes, the lock goes and the delivery is due again at
 // once, for any process (at-least-once, as above). Every process also looks at the outbox every
 // `SHARED_POLL_MS`, so that what another process queued or scheduled and then died holding is not lost.
+//
+// Deliveries of one event to one subscription (an original and its replays) are sent one at a time, in
+// any process: an attempt of one that has siblings first waits for any sibling being attempted (an
+// advisory lock on PostgreSQL, held until the attempt is recorded and committed; a lock in memory on
+// SQLite) and then checks whether a sibling succeeded since it was made. If one did, it stops as
+// `suppressed` unsent: a replay that succeeds ends the original's retries, even one about to go.
 import {
   DELIVERY_ID_HEADER,
   EVENT_ID_HEADER,
   SIGNATURE_HEADER,
   signPayload,
 } from '@threadwork/shared/webhooks';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { type Executor, isShared, whenCommitted } from '../db/database.ts';
 import type { Database } from '../db/schema.ts';
 import { publishChanges } from '../domain/events/feed.ts';
@@ -62,6 +68,33 @@ const SHARED_CONCURRENCY = 8;
 /** setTimeout's ceiling; a later due time is simply looked at again then. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+/**
+ * The class of the advisory locks (two-key form: the other key is a hash of the event and the
+ * subscription) that send deliveries of one event to one subscription one at a time (PostgreSQL).
+ */
+const SIBLINGS_LOCK_CLASS = 0x7477_6476; // "twdv"
+
+/** The deliveries of one event to one subscription share this key. */
+const siblingsKey = (delivery: ClaimedDelivery) =>
+  `${delivery.kind}\n${delivery.subscription_id}\n${delivery.event_id}`;
+
+/** Whether another delivery of the same event to the same subscription succeeded after this one was made. */
+async function superseded(executor: Executor, delivery: ClaimedDelivery): Promise<boolean> {
+  const success = await executor
+    .selectFrom('webhook_deliveries as s')
+    .innerJoin('webhook_delivery_attempts as a', 'a.delivery_id', 's.id')
+    .select('s.id')
+    .where('s.event_id', '=', delivery.event_id)
+    .where('s.subscription_id', '=', delivery.subscription_id)
+    .where('s.kind', '=', delivery.kind)
+    .where('s.id', '<>', delivery.id)
+    .where('a.outcome', '=', 'succeeded')
+    .where('a.attempted_at', '>', delivery.created_at)
+    .limit(1)
+    .executeTakeFirst();
+  return success !== undefined;
+}
+
 export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   const { db, now } = options;
   const shared = isShared(db);
@@ -89,6 +122,32 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   let timer: NodeJS.Timeout | null = null;
   let timerDueAt = Number.POSITIVE_INFINITY;
   let poll: NodeJS.Timeout | null = null;
+  /** SQLite: the sibling groups (`siblingsKey`) being attempted, each until its attempt is recorded. */
+  const attempting = new Map<string, Promise<void>>();
+
+  /**
+   * Waits until no other delivery of the same event to the same subscription is being attempted, and
+   * holds that until `release` (on PostgreSQL, until `tx` ends; `release` does nothing).
+   */
+  async function holdSiblings(delivery: ClaimedDelivery, tx?: Executor): Promise<() => void> {
+    const key = siblingsKey(delivery);
+    if (tx !== undefined) {
+      await sql`select pg_advisory_xact_lock(${SIBLINGS_LOCK_CLASS}, hashtext(${key}))`.execute(tx);
+      return () => {};
+    }
+    for (let busy = attempting.get(key); busy !== undefined; busy = attempting.get(key)) await busy;
+    let release = () => {};
+    attempting.set(
+      key,
+      new Promise<void>((resolve) => {
+        release = () => {
+          attempting.delete(key);
+          resolve();
+        };
+      }),
+    );
+    return release;
+  }
 
   /** Wakes the worker at `dueAt` (ISO, by the injected clock) unless a timer already fires sooner. */
   function wakeAt(dueAt: string): void {
@@ -181,6 +240,19 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
         'd.event_id',
         'd.manual',
         'd.attempt_count',
+        'd.created_at',
+        (eb) =>
+          eb
+            .exists(
+              eb
+                .selectFrom('webhook_deliveries as o')
+                .select('o.seq')
+                .whereRef('o.event_id', '=', 'd.event_id')
+                .whereRef('o.subscription_id', '=', 'd.subscription_id')
+                .whereRef('o.kind', '=', 'd.kind')
+                .whereRef('o.id', '<>', 'd.id'),
+            )
+            .as('has_siblings'),
         'e.type as event_type',
         'e.created_at as event_created_at',
         'e.data as event_data',
@@ -292,8 +364,23 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     }
   }
 
-  /** Posts one delivery and records the outcome; `tx`: in that transaction (shared database), at once. */
+  /**
+   * Posts one delivery and records the outcome; `tx`: in that transaction (shared database), at once.
+   * A delivery with siblings is sent only after any sibling's attempt is recorded, and not at all once
+   * a sibling succeeded (see the top of this file).
+   */
   async function attempt(delivery: ClaimedDelivery, tx?: Executor): Promise<void> {
+    if (!delivery.has_siblings) return send(delivery, tx);
+    const release = await holdSiblings(delivery, tx);
+    try {
+      if (await superseded(tx ?? db, delivery)) return await settleUnsent(delivery.id, 'suppressed', tx);
+      return await send(delivery, tx);
+    } finally {
+      release();
+    }
+  }
+
+  async function send(delivery: ClaimedDelivery, tx?: Executor): Promise<void> {
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       'user-agent': 'Threadwork-Webhooks/1.0',

@@ -299,6 +299,8 @@ async function withAttempts(db: Executor, rows: DeliveryRow[]): Promise<WebhookD
       status_code: attempt.status_code,
       duration_ms: attempt.duration_ms,
       error: attempt.error,
+      response_content_type: attempt.response_content_type,
+      response_body: attempt.response_body,
     });
     byDelivery.set(attempt.delivery_id, list);
   }

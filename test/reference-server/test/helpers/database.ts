@@ -4,7 +4,9 @@
 // names a server). On PostgreSQL every server gets a database of its own, made from template0 with
 // the C collation so that text sorts byte-wise, as on SQLite; global-setup-postgres.ts drops them.
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { join } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { inject } from 'vitest';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.ts';
@@ -107,6 +109,31 @@ export async function spawnDatabaseEnv(args: readonly string[]): Promise<NodeJS.
 export async function openTestDatabase(): Promise<DatabaseHandle> {
   const { db, databaseUrl } = await freshDatabase();
   return openDatabase({ path: db, databaseUrl });
+}
+
+type AnyDatabase = Kysely<Record<string, Record<string, unknown>>>;
+
+/**
+ * A fresh, empty database of the engine under test (on SQLite a file in `dir`) for a migration test:
+ * `db`, a bare connection to write it as an older server left it (after `migrateBefore`; destroy it
+ * before opening), and `open`, what `openDatabase` takes to open it and run the later migrations.
+ */
+export async function olderDatabase(
+  dir: string,
+): Promise<{ db: AnyDatabase; open: { path: string; databaseUrl?: string } }> {
+  if (onPostgres) {
+    const { default: pg } = await import('pg');
+    const databaseUrl = await createPostgresDatabase();
+    const db: AnyDatabase = new Kysely({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: databaseUrl, max: 1 }) }),
+    });
+    return { db, open: { path: ':memory:', databaseUrl } };
+  }
+  const path = join(dir, `old-${randomBytes(4).toString('hex')}.db`);
+  return {
+    db: new Kysely({ dialect: new SqliteDialect({ database: new SqliteDatabase(path) }) }),
+    open: { path },
+  };
 }
 
 /**

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EVENT_ID_HEADER } from '@threadwork/shared/webhooks';
+import { DELIVERY_ID_HEADER, EVENT_ID_HEADER } from '@threadwork/shared/webhooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WRITE_LOCK } from '../../src/db/database.ts';
 import { freshDatabase } from '../helpers/database.ts';
@@ -106,6 +106,60 @@ describe('several server processes on one PostgreSQL database', () => {
     const eventIds = receiver.requests.map((request) => request.headers[EVENT_ID_HEADER]);
     expect(new Set(eventIds).size).toBe(eventIds.length);
   });
+
+  it('never send the original’s retry while a replay made in the other process is in flight, then stop it', async () => {
+    let replayId: string | null = null;
+    let dueAgainAt = Number.POSITIVE_INFINITY;
+    // The original always fails; the replay's answer is held until the original's retry has been due a while.
+    const receiver = await startReceiver(async (request) => {
+      if (request.headers[DELIVERY_ID_HEADER] !== replayId) return 500;
+      while (Date.now() < dueAgainAt + 500) await sleep(20);
+      return 200;
+    });
+    cleanup(() => receiver.close());
+    const { clients } = await startPair();
+    cleanup(clients[0].close, clients[1].close);
+    const subscription = await subscribe(clients[0], { target_url: receiver.url, events: ['task.created'] });
+    expect((await createTask(clients[0], 'Replayed from the other process')).status).toBe(200);
+    type Delivery = { id: string; status: string; attempt_count: number; next_attempt_at: string | null };
+    const deliveries = async (): Promise<Delivery[]> =>
+      (await readAnswer(await clients[1].v2(`/webhooks/subscriptions/${subscription.id}/deliveries`))).body
+        .data;
+    // After four failures the next retry waits 30 min, here 1.8 s, for either process to take.
+    let original: Delivery | undefined;
+    await waitUntil(
+      async () => {
+        original = (await deliveries())[0];
+        return (original?.attempt_count ?? 0) >= 4;
+      },
+      'four failed attempts',
+      10_000,
+    );
+    dueAgainAt = Date.parse(original!.next_attempt_at!);
+    const replay = await readAnswer(
+      await clients[1].v2(`/webhooks/deliveries/${original!.id}/replay`, { method: 'POST' }),
+    );
+    replayId = replay.body.data.id as string;
+    await waitUntil(
+      () => receiver.requests.some((request) => request.headers[DELIVERY_ID_HEADER] === replayId),
+      'the replay to arrive',
+    );
+    const sentOriginal = () =>
+      receiver.requests.filter((request) => request.headers[DELIVERY_ID_HEADER] === original!.id).length;
+    const sentBefore = sentOriginal();
+    await waitUntil(
+      async () => (await deliveries()).find((delivery) => delivery.id === original!.id)?.status !== 'pending',
+      'the original to settle',
+      10_000,
+    );
+    expect((await deliveries()).map((delivery) => [delivery.id, delivery.status])).toEqual([
+      [replayId, 'delivered'],
+      [original!.id, 'suppressed'],
+    ]);
+    // Longer than a worker's poll: a retry of the original would have left by now.
+    await sleep(1500);
+    expect(sentOriginal()).toBe(sentBefore);
+  }, 30_000);
 
   it('lose no acknowledged write and no delivery when one of them is killed (-9) mid-load', async () => {
     const receiver = await startReceiver();

@@ -113,7 +113,12 @@ export const WEBHOOKS_ROUTES: readonly RouteEntry[] = [
     operationId: 'listWebhookDeliveries',
     tag: 'Webhooks',
     summary: 'The delivery log of a subscription, newest first',
-    description: 'Each delivery carries its attempts: outcome, the receiver’s status code, duration, error.',
+    description:
+      'Each delivery carries its attempts: outcome, the receiver’s status code, duration, error, and the ' +
+      'receiver’s answer as Stripe shows it (`response_content_type`, and `response_body`: the first 4 KiB ' +
+      'of the body as UTF-8 text, the request’s signature removed if echoed; both null when no answer ' +
+      'came). `suppressed`: recorded while the subscription was disabled, or stopped because another ' +
+      'delivery of the same event to it (a retry or a replay) succeeded.',
     auth: 'v2',
     scopes: ['webhooks.manage'],
     pathParams: id.webhook,
@@ -126,7 +131,10 @@ export const WEBHOOKS_ROUTES: readonly RouteEntry[] = [
     operationId: 'replayWebhookDelivery',
     tag: 'Webhooks',
     summary: 'Deliver an event again',
-    description: 'A new delivery of the same event (the same body) to the same subscription, due now.',
+    description:
+      'A new delivery of the same event (the same body) to the same subscription, due now. Once it (or ' +
+      'any other delivery of that event to that subscription) succeeds, the others still pending stop as ' +
+      '`suppressed`: the original’s retries end.',
     auth: 'v2',
     scopes: ['webhooks.manage'],
     pathParams: id.delivery,
