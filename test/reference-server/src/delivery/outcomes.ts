@@ -91,7 +91,8 @@ export async function recordOutcomes(
         delivered.map((delivery) => delivery.id),
       )
       .execute();
-    await suppressSiblings(tx, delivered);
+    const withSiblings = delivered.filter((delivery) => delivery.has_siblings);
+    if (withSiblings.length > 0) await suppressSiblings(tx, withSiblings);
     const streaks = new Map<string, ClaimedDelivery>();
     for (const delivery of delivered) {
       const failingSince = delivery.kind === 'v1' ? delivery.hook_failing_since : delivery.failing_since;
@@ -119,6 +120,8 @@ export async function recordOutcomes(
  * The other pending deliveries of each delivered event to its subscription stop, as `suppressed`: the
  * receiver has the event. One being attempted right now is left alone (in flight here, or locked by
  * another process's claim, never waited for): its attempt checks again before it sends (worker.ts).
+ * Only deliveries that had siblings when claimed are looked at: one made later (a replay asked for
+ * while the original's first attempt was under way) is sent (docs/webhooks.md).
  */
 async function suppressSiblings(tx: Executor, delivered: readonly ClaimedDelivery[]): Promise<void> {
   const siblings = tx
