@@ -16,6 +16,7 @@ import {
   startReceiver,
   startWebhookServer,
   subscribe,
+  v1Token,
   type WebhookTestServer,
   waitUntil,
 } from './webhooks-support.ts';
@@ -274,6 +275,51 @@ describe('webhook delivery: a success stops the other pending deliveries of its 
     expect(
       receiver.requests.filter((request) => request.headers[DELIVERY_ID_HEADER] === original.id).length,
     ).toBe(originalSent);
+  });
+
+  it('stops a v1 hook’s original the same way when its replay (from the console) succeeds', async () => {
+    let replayId: string | null = null;
+    const receiver = await startReceiver((request) =>
+      request.headers[DELIVERY_ID_HEADER] === replayId ? 200 : 500,
+    );
+    const server = await startWebhookServer({ console: true });
+    cleanup(
+      () => receiver.close(),
+      () => server.close(),
+    );
+    const subscribed = await server.v1('/items/subscribe', {
+      method: 'POST',
+      token: await v1Token(server),
+      body: { action: 'createOnBoard', entityId: 'brd_acme', webhookURL: receiver.url },
+    });
+    expect(subscribed.status).toBe(200);
+    await createTask(server, 'lst_todo', 'A hooked task');
+    const v1Delivery = () =>
+      server.ctx.db
+        .selectFrom('webhook_deliveries')
+        .select(['id', 'status', 'attempt_count'])
+        .where('kind', '=', 'v1')
+        .orderBy('seq')
+        .execute();
+    await waitUntil(async () => ((await v1Delivery())[0]?.attempt_count ?? 0) >= 3, 'three failed attempts');
+    const [original] = await v1Delivery();
+
+    const page = await fetch(`${server.origin}/`, { headers: { accept: 'text/html' } });
+    const token = /<meta name="console-token" content="([^"]+)">/.exec(await page.text())![1]!;
+    const replay = await fetch(`${server.origin}/_console/api/deliveries/${original!.id}/replay`, {
+      method: 'POST',
+      headers: { 'x-console-token': token },
+    });
+    expect(replay.status).toBe(200);
+    replayId = (await readBody(replay)).data.id as string;
+    await waitUntil(
+      async () => (await v1Delivery()).find((delivery) => delivery.id === replayId)?.status === 'delivered',
+      'the replay delivered',
+    );
+    expect((await v1Delivery()).map((delivery) => [delivery.id, delivery.status])).toEqual([
+      [original!.id, 'suppressed'],
+      [replayId, 'delivered'],
+    ]);
   });
 
   it('still sends a replay asked for after the event was delivered', async () => {
