@@ -27,7 +27,7 @@ export const CONSOLE_EVENTS_PATH = '/_console/events';
 /** The console's test receiver: the one webhook target allowed on this server (receiver.ts). */
 export const CONSOLE_RECEIVER_PATH = SELF_RECEIVER_PATH;
 /** The header the console's pages send the page's token in (console/api.ts, `call`). */
-export const CONSOLE_TOKEN_HEADER = 'x-console-token';
+const CONSOLE_TOKEN_HEADER = 'x-console-token';
 
 /** The receiver's URL as the delivery worker reaches it: this server's own listening address. */
 export function receiverUrl(app: FastifyInstance): string {
@@ -75,7 +75,7 @@ export function guardConsole(request: FastifyRequest): void {
 const pageTokens = new WeakMap<AppContext, string>();
 
 /** This server's page token: 32 random bytes, made on first use, the same for every page it serves. */
-export function pageToken(ctx: AppContext): string {
+function pageToken(ctx: AppContext): string {
   let token = pageTokens.get(ctx);
   if (token === undefined) {
     token = randomBytes(32).toString('base64url');
@@ -85,7 +85,7 @@ export function pageToken(ctx: AppContext): string {
 }
 
 /** 403 unless the request carries this server's page token (compared in constant time). */
-export function requirePageToken(request: FastifyRequest): void {
+function requirePageToken(request: FastifyRequest): void {
   const sent = request.headers[CONSOLE_TOKEN_HEADER];
   const expected = Buffer.from(pageToken(request.server.ctx));
   const given = Buffer.from(typeof sent === 'string' ? sent : '');

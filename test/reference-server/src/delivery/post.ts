@@ -30,14 +30,14 @@ export interface Poster {
 }
 
 /** The part of an answer's body the log keeps, in bytes of UTF-8: Stripe's 4 KiB. */
-export const ANSWER_BODY_BYTES = 4096;
+const ANSWER_BODY_BYTES = 4096;
 /**
  * What is read of an answer's body: a little more than is kept, so that an echoed signature across the
  * cut is still found whole (`answerText`). A longer answer's connection is closed rather than read on.
  */
 const ANSWER_READ_BYTES = ANSWER_BODY_BYTES + 256;
 /** Stands in the logged answer for the request's signature, wherever the receiver echoed it. */
-export const SIGNATURE_REMOVED = `[${SIGNATURE_HEADER}]`;
+const SIGNATURE_REMOVED = `[${SIGNATURE_HEADER}]`;
 
 /**
  * An answer's first bytes as the log keeps them: UTF-8 text (a byte that is not UTF-8, or NUL, which no
@@ -45,7 +45,7 @@ export const SIGNATURE_REMOVED = `[${SIGNATURE_HEADER}]`;
  * and each of its `v1=` values; the log never stores it), then cut to ANSWER_BODY_BYTES at a character
  * boundary.
  */
-export function answerText(bytes: Buffer, hidden: readonly string[]): string {
+function answerText(bytes: Buffer, hidden: readonly string[]): string {
   let text = new TextDecoder().decode(bytes).replaceAll('\0', '\uFFFD');
   for (const secret of hidden) if (secret !== '') text = text.replaceAll(secret, SIGNATURE_REMOVED);
   if (Buffer.byteLength(text) <= ANSWER_BODY_BYTES) return text;
