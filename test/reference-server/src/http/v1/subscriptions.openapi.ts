@@ -14,6 +14,7 @@ export const V1_SUBSCRIPTIONS_ROUTES: readonly RouteEntry[] = [
         'The hook POSTs the item (no envelope, no signature) with `x-service-event-id`, unique per event. ' +
         'A 410 answer deletes the subscription.',
       auth: 'v1',
+      scopes: ['webhooks.manage'],
       body: V1SubscribeRequest,
       bare: V1Subscription,
       errors: GATED,
@@ -25,6 +26,7 @@ export const V1_SUBSCRIPTIONS_ROUTES: readonly RouteEntry[] = [
       tag: 'v1 (legacy)',
       summary: `Cancel a hook on ${object}`,
       auth: 'v1',
+      scopes: ['webhooks.manage'],
       body: V1UnsubscribeRequest,
       bare: null,
     },
