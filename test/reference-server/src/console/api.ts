@@ -473,7 +473,8 @@ on('POST', 'webhooks', async (call) => {
   return write(call, (tx) =>
     createSubscription(
       tx,
-      call.userId,
+      // The console is the user, with no key: what it subscribes stops only when paused or deleted.
+      { userId: call.userId, keyId: null },
       input,
       { allowInsecureWebhooks: options.allowInsecureWebhooks },
       now(),
@@ -515,4 +516,4 @@ on('POST', 'keys', (call) => {
   );
 });
 
-on('DELETE', 'keys/:id', (call) => revokeApiKey(ctxOf(call).db, call.userId, param(call, 0)));
+on('DELETE', 'keys/:id', (call) => revokeApiKey(ctxOf(call), call.userId, param(call, 0)));

@@ -16,11 +16,11 @@ export async function v1SubscriptionRoutes(app: FastifyInstance): Promise<void> 
       const input = parseRequest(V1SubscribeRequest, request.body, 'body');
       // The resolving part of the target rule runs before the transaction: no write waits on DNS.
       await checkWebhookTarget(input.webhookURL, app.ctx.options, 'webhookURL');
-      const userId = principalOf(request).userId;
+      const subscriber = principalOf(request);
       const options = { allowInsecureWebhooks: app.ctx.options.allowInsecureWebhooks };
       const subscription = await runInTransaction(
         app.ctx,
-        (tx) => subscribeV1(tx, userId, object, input, options, app.ctx.now()),
+        (tx) => subscribeV1(tx, subscriber, object, input, options, app.ctx.now()),
         'rows',
       );
       return reply.code(200).send(subscription);

@@ -25,7 +25,9 @@ export const WEBHOOKS_ROUTES: readonly RouteEntry[] = [
       '`x-service-event-id` and `x-service-delivery-id`; retried immediately, after 5 s, 5 min, 30 min, 2 h, ' +
       '5 h, 10 h and 10 h (±10 %), 15 s time-out each. A 410 answer disables the subscription, and so do ' +
       'five days of nothing but failures. `target_url` must be HTTPS unless the server runs with ' +
-      '`--allow-insecure-webhooks` (then loopback http is accepted).',
+      '`--allow-insecure-webhooks` (then loopback http is accepted). The subscription belongs to the key ' +
+      'that made it (`key_id`; with a v1 session token, its legacy key): revoking that key disables it ' +
+      '(`disabled_reason: key_revoked`). A key revoked while this runs answers 401 and subscribes nothing.',
     auth: 'v2',
     scopes: ['webhooks.manage'],
     body: CreateWebhookRequest,
@@ -61,7 +63,8 @@ export const WEBHOOKS_ROUTES: readonly RouteEntry[] = [
     summary: 'Update a webhook subscription',
     description:
       '`status: disabled` pauses delivery (events are still recorded, as suppressed deliveries); ' +
-      '`status: active` resumes it and clears the failure streak. `filters: null` clears the filters.',
+      '`status: active` resumes it and clears the failure streak; a disabled subscription re-enabled so ' +
+      'becomes the calling key’s (`key_id`), whatever disabled it. `filters: null` clears the filters.',
     auth: 'v2',
     scopes: ['webhooks.manage'],
     pathParams: id.webhook,

@@ -37,9 +37,9 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
   app.post('/webhooks/subscriptions', { preHandler: guard }, async (request, reply) => {
     const input = parseRequest(CreateWebhookRequest, request.body, 'body');
     await checkTarget(input.target_url);
-    const userId = principalOf(request).userId;
+    const subscriber = principalOf(request);
     const created = await inTransaction((tx) =>
-      createSubscription(tx, userId, input, targetOptions(), app.ctx.now()),
+      createSubscription(tx, subscriber, input, targetOptions(), app.ctx.now()),
     );
     return ok(reply, created);
   });
@@ -57,9 +57,9 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
   app.patch<ById>('/webhooks/subscriptions/:id', { preHandler: guard }, async (request, reply) => {
     const patch = parseRequest(UpdateWebhookRequest, request.body, 'body');
     if (patch.target_url !== undefined) await checkTarget(patch.target_url);
-    const userId = principalOf(request).userId;
+    const subscriber = principalOf(request);
     const updated = await inTransaction((tx) =>
-      updateSubscription(tx, userId, request.params.id, patch, targetOptions()),
+      updateSubscription(tx, subscriber, request.params.id, patch, targetOptions()),
     );
     return ok(reply, updated);
   });
