@@ -26,7 +26,11 @@ export function DeliveriesPage() {
       <TestReceiver
         receiver={view.data.receiver}
         eventTypes={view.data.event_types}
-        subscribed={subscriptions.some((subscription) => subscription.target_url === view.data?.receiver.url)}
+        // A subscription disabled (its key revoked, say) no longer counts: the button comes back.
+        subscribed={subscriptions.some(
+          (subscription) =>
+            subscription.target_url === view.data?.receiver.url && subscription.status === 'active',
+        )}
         onCreated={view.reload}
       />
       <Subscribe eventTypes={view.data.event_types} onCreated={view.reload} />
