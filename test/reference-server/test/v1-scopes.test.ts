@@ -32,7 +32,6 @@ const legacyKey = (id: string, scopes: Scope[]) => ({
 /** The fixture seed, a mailbox thread for createFromEmail, and legacy keys of chosen scopes. */
 const seed = {
   ...fixtureSeed,
-  tasks: [...fixtureSeed.tasks, { id: 'tsk_done', list_id: 'lst_doing', title: 'Done', completed: true }],
   mailboxes: [
     {
       user_id: 'usr_ada',

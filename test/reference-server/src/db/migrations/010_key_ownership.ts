@@ -6,7 +6,7 @@ type AnyDatabase = Kysely<Record<string, never>>;
 
 // Keys own what they subscribe (docs/webhooks.md, "Keys own what they subscribe"): v2 subscriptions and
 // v1 hooks name the key they belong to, and revoking that key stops them. Existing ones get the key that
-// made them where the database knows it, else the user's oldest key (see `ownerOf`).
+// made them where the database knows it, else the user's oldest key (see `knownOwners`).
 export function keyOwnershipMigration(): Migration {
   return {
     async up(anyDb: AnyDatabase) {
@@ -41,7 +41,10 @@ async function assignOwners(db: Kysely<Database>): Promise<void> {
     const byOwner = new Map<string, string[]>();
     for (const row of rows) {
       const owner = owners.of(kind, row.id, row.user_id);
-      if (owner !== null) byOwner.set(owner, [...(byOwner.get(owner) ?? []), row.id]);
+      if (owner === null) continue;
+      const ids = byOwner.get(owner);
+      if (ids) ids.push(row.id);
+      else byOwner.set(owner, [row.id]);
     }
     for (const [keyId, ids] of byOwner) {
       for (let start = 0; start < ids.length; start += CHUNK) {
