@@ -338,6 +338,7 @@ describe('setting up', () => {
         scopes: [],
         api_key: 'key',
         created_at: '2026-01-05T10:00:00.000Z',
+        subscriptions: { webhooks: 0, hooks: 0 },
       },
       {
         id: 'key_other',
@@ -346,6 +347,7 @@ describe('setting up', () => {
         scopes: [],
         api_key: 'zap',
         created_at: '2026-01-05T10:00:00.000Z',
+        subscriptions: { webhooks: 1, hooks: 2 },
       },
     ];
     const fetch = vi.fn<typeof globalThis.fetch>(async (input, init) => {
@@ -353,7 +355,7 @@ describe('setting up', () => {
       if (url.pathname === '/auth/api_token') return json(200, { 'x-access-token': TOKEN });
       if (init?.method === 'DELETE')
         return json(200, {
-          data: { id: url.pathname.split('/').pop(), deleted: true },
+          data: { id: url.pathname.split('/').pop(), deleted: true, webhooks_disabled: 0, hooks_deleted: 0 },
           meta: { request_id: 'r' },
         });
       return json(200, { data: keys, meta: { request_id: 'r', next_cursor: null } });

@@ -203,7 +203,9 @@ export const apiKey = () => ({
   name: 'ci',
   scopes: ['boards.read'],
   created_at: '2026-01-05T10:00:00Z',
+  subscriptions: { webhooks: 1, hooks: 0 },
 });
 export const createdApiKey = () => ({ ...apiKey(), secret: 'tw_live_new' });
 export const deleted = (id: string) => ({ id, deleted: true });
+export const revokedApiKey = (id: string) => ({ ...deleted(id), webhooks_disabled: 1, hooks_deleted: 2 });
 export { task };

@@ -32,6 +32,7 @@ import {
   list,
   mailbox,
   me,
+  revokedApiKey,
   rotatedSecret,
   sentMessage,
   task,
@@ -541,7 +542,7 @@ const operations: OperationCase[] = [
     call: (c) => c.apiKeys.delete('key_v2'),
     method: 'DELETE',
     path: '/v2/api-keys/key_v2',
-    data: deleted('key_v2'),
+    data: revokedApiKey('key_v2'),
   },
 ];
 

@@ -18,6 +18,7 @@ import {
   Mailbox,
   Me,
   ReorderResult,
+  RevokedApiKey,
   Task,
   Team,
   ThreadAnalysis,
@@ -402,6 +403,11 @@ describe('Webhooks', () => {
     expect(parseOk(WebhookSubscription, webhook)).toEqual(webhook);
     const disabled = { ...webhook, status: 'disabled', filters: null, disabled_reason: 'gone' };
     expect(parseOk(WebhookSubscription, disabled)).toEqual(disabled);
+    // The key it belongs to, or null (made in the web app); a server that does not send it is understood.
+    const revoked = { ...disabled, disabled_reason: 'key_revoked', key_id: 'key_zap' };
+    expect(parseOk(WebhookSubscription, revoked)).toEqual(revoked);
+    expect(parseOk(WebhookSubscription, { ...webhook, key_id: null }).key_id).toBeNull();
+    expect(rejectedPaths(WebhookSubscription, { ...webhook, key_id: 7 })).toEqual(['key_id']);
   });
 
   it('keeps event types, statuses and filter scopes added later', () => {
@@ -504,6 +510,7 @@ describe('ThreadAnalysis and ApiKey', () => {
     scopes: ['boards.read'],
     api_key: null,
     created_at: '2026-01-05T10:00:00Z',
+    subscriptions: { webhooks: 2, hooks: 0 },
   };
   const legacyKey = {
     ...v2Key,
@@ -518,6 +525,15 @@ describe('ThreadAnalysis and ApiKey', () => {
     expect(parseOk(ApiKey, v2Key)).toEqual(v2Key);
     expect(parseOk(ApiKey, legacyKey)).toEqual(legacyKey);
     expect(rejectedPaths(ApiKey, without(v2Key, 'name'))).toEqual(['name']);
+    expect(rejectedPaths(ApiKey, { ...v2Key, subscriptions: { webhooks: -1, hooks: 0 } })).toEqual([
+      'subscriptions.webhooks',
+    ]);
+  });
+
+  it('parses what revoking a key answers: what it stopped', () => {
+    const revoked = { id: 'key_zap', deleted: true, webhooks_disabled: 1, hooks_deleted: 3 };
+    expect(parseOk(RevokedApiKey, revoked)).toEqual(revoked);
+    expect(rejectedPaths(RevokedApiKey, without(revoked, 'hooks_deleted'))).toEqual(['hooks_deleted']);
   });
 
   it('parses the secrets a newly created key answers', () => {

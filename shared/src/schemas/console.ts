@@ -94,6 +94,8 @@ export interface ConsoleSubscription {
   /** v2: the event types; v1: the action. */
   events: string[];
   status: string;
+  /** v2, while disabled: why (`manual`, `gone`, `failing`, `key_revoked`); null otherwise. */
+  disabled_reason: string | null;
   /** v1: the list or board the hook watches. */
   entity_id: string | null;
   deliveries: ConsoleDelivery[];

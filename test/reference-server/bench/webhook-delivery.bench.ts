@@ -81,7 +81,7 @@ const ctx: DomainContext = {
 await runInTransaction(ctx, (tx) =>
   createSubscription(
     tx,
-    'usr_bench',
+    { userId: 'usr_bench', keyId: null },
     { target_url: `http://127.0.0.1:${port}/hook`, events: ['task.created'] },
     server.app.ctx.targets,
     ctx.now(),

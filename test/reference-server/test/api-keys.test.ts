@@ -50,7 +50,17 @@ describe('v2 API keys', () => {
     const readOnly = page.data.find((key) => key.id === 'key_ada_read')!;
     expect(readOnly).toMatchObject({ type: 'v2', scopes: ['boards.read'], api_key: null });
     for (const key of page.data) {
-      expect(Object.keys(key).sort()).toEqual(['api_key', 'created_at', 'id', 'name', 'scopes', 'type']);
+      expect(Object.keys(key).sort()).toEqual([
+        'api_key',
+        'created_at',
+        'id',
+        'name',
+        'scopes',
+        'subscriptions',
+        'type',
+      ]);
+      // What revoking it would stop (key-ownership.test.ts): nothing is subscribed here.
+      expect(key.subscriptions).toEqual({ webhooks: 0, hooks: 0 });
     }
   });
 
@@ -170,6 +180,8 @@ describe('v2 API keys', () => {
     await expect(typedClient(server).apiKeys.delete(created.id)).resolves.toEqual({
       id: created.id,
       deleted: true,
+      webhooks_disabled: 0,
+      hooks_deleted: 0,
     });
     await expect(doomed.me.get()).rejects.toBeInstanceOf(AuthenticationError);
     const ids = (await typedClient(server).apiKeys.list({ limit: 200 })).data.map((key) => key.id);
@@ -205,7 +217,12 @@ describe('v2 API keys', () => {
   it('lets a key revoke itself', async () => {
     const created = await typedClient(server).apiKeys.create({ name: 'self' });
     const self = typedClient(server, { apiKey: created.secret! });
-    await expect(self.apiKeys.delete(created.id)).resolves.toEqual({ id: created.id, deleted: true });
+    await expect(self.apiKeys.delete(created.id)).resolves.toEqual({
+      id: created.id,
+      deleted: true,
+      webhooks_disabled: 0,
+      hooks_deleted: 0,
+    });
     await expect(self.me.get()).rejects.toBeInstanceOf(AuthenticationError);
   });
 

@@ -159,15 +159,18 @@ describe('legacy token auth on v2 carries the legacy key’s scopes', () => {
     expect((await adaAll().emailThreads.search({ q: 'in:sent' })).data.length).toBe(before);
   });
 
-  it('a narrow legacy key’s token is narrow on v2 and v1 keeps working for it', async () => {
+  it('a narrow legacy key’s token is narrow on v2 and on v1 alike', async () => {
     const { v2, token } = await legacyKey(adaAll(), ['tasks.read']);
     await expect(v2.tasks.get('tsk_1')).resolves.toMatchObject({ id: 'tsk_1' });
     const error = await failure(v2.teams.list());
     expect(error.details).toEqual({ required_scopes: ['boards.read'] });
-    // v1 checks no scopes: the legacy key's v1 face is unchanged.
+    // v1 is held to the same scopes (v1-scopes.test.ts covers every endpoint).
     const teams = await readAnswer(await server.v1('/teams', { token }));
-    expect(teams.status).toBe(200);
-    expect(teams.body.map((team: { id: string }) => team.id)).toContain('team_acme');
+    expect(teams.status).toBe(403);
+    expect(teams.body.error.details).toEqual({ required_scopes: ['boards.read'] });
+    const items = await readAnswer(await server.v1('/items?listId=lst_todo', { token }));
+    expect(items.status).toBe(200);
+    expect(items.body.map((item: { id: string }) => item.id)).toContain('tsk_1');
     // GET /me needs no scope and leaves out `key` for a session token.
     const me = await v2.me.get();
     expect(me.user_id).toBe('usr_ada');

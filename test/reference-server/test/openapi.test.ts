@@ -72,8 +72,13 @@ describe('GET /v2/openapi.json', () => {
 
     expect(document.paths['/v2/me'].get.security).toEqual([{ bearerKey: [] }, { sessionToken: [] }]);
     expect(document.paths['/v2/openapi.json'].get.security).toEqual([]);
-    expect(document.paths['/api/v1/items'].get.security).toEqual([{ sessionToken: [] }]);
-    expect(document.paths['/api/v1/items'].get.responses['403']).toBeUndefined();
+    // v1 shows its scopes as v2 does: the session token is held to those of its legacy key.
+    const v1Create = document.paths['/api/v1/items/createFromEmail'].post;
+    expect(v1Create['x-required-scopes']).toEqual(['tasks.write', 'email.metadata.read']);
+    expect(v1Create.security).toEqual([{ sessionToken: ['tasks.write', 'email.metadata.read'] }]);
+    expect(v1Create.responses['403'].description).toContain('insufficient_scope');
+    expect(document.paths['/api/v1/items'].get['x-required-scopes']).toEqual(['tasks.read']);
+    expect(document.paths['/auth/api_token'].post.responses['403']).toBeUndefined();
     // Request shapes are the input side of the schemas: a field with a default is optional.
     expect(document.components.schemas.PaginationMeta.required).toEqual(['next_cursor', 'has_more', 'limit']);
     // Open enums list their known values and stay open.
@@ -114,9 +119,9 @@ describe('the route catalogue', () => {
     expect(unserved).toEqual([]);
   });
 
-  it('names, for each v2 route, exactly the scopes its guard checks', () => {
+  it('names, for each v2 and v1 route, exactly the scopes its guard checks', () => {
     const differing = served()
-      .filter((route) => route.url.startsWith('/v2/'))
+      .filter((route) => route.url.startsWith('/v2/') || route.url.startsWith('/api/v1/'))
       .map((route) => ({
         route: routeKey(route.method, toOpenApiPath(route.url)),
         guard: route.scopes,

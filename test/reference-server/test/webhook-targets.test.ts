@@ -387,7 +387,7 @@ describe('the domain keeps the rule when called without the routes', () => {
         runInTransaction(server.ctx, (tx) =>
           createSubscription(
             tx,
-            'usr_ada',
+            { userId: 'usr_ada', keyId: null },
             { target_url, events: ['task.created'] },
             { allowInsecureWebhooks: false, listeningPorts: new Set() },
             new Date(),

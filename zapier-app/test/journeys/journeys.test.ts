@@ -419,3 +419,83 @@ describe('journeys: every picker', () => {
     expect(titles.indexOf('Journey: below the anchor')).toBe(titles.indexOf(anchor.title) + 1);
   });
 });
+
+describe('journeys: what a key may do, and revoking it', () => {
+  const READ_ONLY = ['boards.read', 'lists.read', 'tasks.read', 'crm.read'];
+
+  it('a read-only key: every write step is refused naming the scope, and nothing changes', async () => {
+    const connection = await connectionWithNewKey('Zapier read-only', READ_ONLY);
+    const task = await service.tasks.create({ list_id: IDS.todo, title: 'Journey: read-only' });
+    await service.tasks.complete(task.id);
+    // Assigned, so that unassigning has someone to take off (unassigning nobody changes nothing).
+    await seededLegacyClient(server.origin).assignTask(task.id, 'ada@example.com');
+    const before = await service.tasks.get(task.id);
+    // v1 serves mark incomplete, assign and unassign; v2 the others. Both hold the key to its scopes.
+    const writes: [string, Record<string, unknown>][] = [
+      ['mark_task_incomplete', { task_id: task.id }],
+      ['assign_task', { task_id: task.id, assignee_email: 'bob@example.com' }],
+      ['unassign_task', { task_id: task.id }],
+      ['complete_task', { task_id: task.id }],
+      ['move_task', { task_id: task.id, board_id: IDS.board, list_id: IDS.doing }],
+      ['set_task_color', { task_id: task.id, shade: 'red' }],
+      ['create_task', { list_id: IDS.todo, title: 'Journey: never made' }],
+    ];
+    for (const [key, inputData] of writes) {
+      const message = await failing(key, inputData, connection);
+      expect([key, message]).toEqual([key, expect.stringContaining('lacks the permission "tasks.write"')]);
+    }
+    expect(await service.tasks.get(task.id)).toEqual(before);
+    expect(await titled('Journey: never made')).toEqual([]);
+    // Turning a Zap on subscribes a hook: that needs webhooks.manage.
+    const on = await appTester(hook('new_task_in_list', 'performSubscribe'), {
+      authData: connection,
+      inputData: { board_id: IDS.board, list_id: IDS.todo },
+      targetUrl: `${receiver.url}/journey-read-only`,
+    }).then(
+      () => 'subscribed',
+      (error: unknown) => zapierMessage(error),
+    );
+    expect(on).toContain('lacks the permission "webhooks.manage"');
+  });
+
+  it("revoking the Zap's key stops its v1 hook and its reply webhook; the other connection's Zap goes on", async () => {
+    const connection = await connectionWithNewKey('Zapier revoked');
+    const turnOn = (key: string, inputData: Record<string, unknown>, path: string, auth: Auth) =>
+      appTester(hook(key, 'performSubscribe'), {
+        authData: auth,
+        inputData,
+        targetUrl: `${receiver.url}${path}`,
+      });
+    const list = { board_id: IDS.board, list_id: IDS.todo };
+    const ofKey = await turnOn('new_task_in_list', list, '/journey-revoked-v1', connection);
+    const replies = await turnOn('new_thread_reply', { scope: 'all' }, '/journey-revoked-reply', connection);
+    const other = await turnOn('new_task_in_list', list, '/journey-kept-v1', authData);
+    const at = (path: string) => receiver.received.filter((request) => request.path.endsWith(path));
+
+    const keys = (await service.apiKeys.list({ limit: 200 })).data;
+    const revokedId = keys.find((key) => key.name === 'Zapier revoked')!.id;
+    expect(keys.find((key) => key.id === revokedId)?.subscriptions).toEqual({ webhooks: 1, hooks: 1 });
+    expect(await service.apiKeys.delete(revokedId)).toEqual({
+      id: revokedId,
+      deleted: true,
+      webhooks_disabled: 1,
+      hooks_deleted: 1,
+    });
+    expect((await service.webhooks.get(replies.id)).disabled_reason).toBe('key_revoked');
+
+    const task = await service.tasks.create({ list_id: IDS.todo, title: 'Journey: after the revoke' });
+    await inbound('Journey: a reply after the revoke');
+    await receiver.waitFor(
+      (request) =>
+        request.path.endsWith('/journey-kept-v1') && (request.json as { id?: string }).id === task.id,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect([at('/journey-revoked-v1').length, at('/journey-revoked-reply').length]).toEqual([0, 0]);
+    expect(ofKey.id).toBeTruthy();
+    await appTester(hook('new_task_in_list', 'performUnsubscribe'), {
+      authData,
+      inputData: list,
+      subscribeData: other,
+    });
+  });
+});

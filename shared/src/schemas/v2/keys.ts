@@ -1,11 +1,21 @@
 import { z } from 'zod';
-import { DateTime, NonEmptyString, openEnum } from '../common.ts';
+import { DateTime, Deleted, NonEmptyString, openEnum } from '../common.ts';
 import { Scope } from '../scopes.ts';
 import { KEY_TYPES } from './me.ts';
 
+const Count = z.number().int().nonnegative();
+
+/**
+ * What a key holds: it owns the v2 webhook subscriptions and v1 hooks made with it, and revoking it stops
+ * them. `webhooks`: its v2 subscriptions that are active; `hooks`: its v1 hooks.
+ */
+export const KeySubscriptions = z.looseObject({ webhooks: Count, hooks: Count });
+export type KeySubscriptions = z.infer<typeof KeySubscriptions>;
+
 /**
  * An API key as listed: never its secret. Both kinds list the scopes they hold (a legacy key's are those
- * its session tokens carry on v2). Legacy keys carry the public `api_key` the token endpoint takes.
+ * its session tokens carry, on v1 and v2). Legacy keys carry the public `api_key` the token endpoint
+ * takes. `subscriptions` counts what revoking the key would stop.
  */
 export const ApiKey = z.looseObject({
   id: z.string(),
@@ -14,6 +24,7 @@ export const ApiKey = z.looseObject({
   scopes: z.array(z.string()),
   api_key: z.string().nullable().optional(),
   created_at: DateTime,
+  subscriptions: KeySubscriptions,
 });
 export type ApiKey = z.infer<typeof ApiKey>;
 
@@ -25,6 +36,13 @@ export const CreatedApiKey = ApiKey.extend({
   api_secret: z.string().optional(),
 });
 export type CreatedApiKey = z.infer<typeof CreatedApiKey>;
+
+/**
+ * What revoking a key answers: its v2 subscriptions that were active are now disabled (`disabled_reason:
+ * "key_revoked"`), and its v1 hooks are deleted, in the same change as the key.
+ */
+export const RevokedApiKey = Deleted.extend({ webhooks_disabled: Count, hooks_deleted: Count });
+export type RevokedApiKey = z.infer<typeof RevokedApiKey>;
 
 export const CreateApiKeyRequest = z.strictObject({
   name: NonEmptyString,

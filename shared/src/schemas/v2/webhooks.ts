@@ -34,8 +34,16 @@ export const WebhookSubscription = z.looseObject({
   filters: WebhookFilters.nullable(),
   /** Not in the spec's field table: the reference server sends it, another server may not. */
   created_at: DateTime.optional(),
-  /** Why a disabled subscription stopped: `manual` (PATCH), `gone` (a 410 answer), `failing` (5 days of failures). */
+  /**
+   * Why a disabled subscription stopped: `manual` (PATCH), `gone` (a 410 answer), `failing` (5 days of
+   * failures), `key_revoked` (the key it belongs to was revoked).
+   */
   disabled_reason: z.string().nullable().optional(),
+  /**
+   * The API key it belongs to (the one that made or last re-enabled it; revoking that key disables it),
+   * or null for one made in the service's web app. Not in the spec: another server may not send it.
+   */
+  key_id: z.string().nullable().optional(),
 });
 export type WebhookSubscription = z.infer<typeof WebhookSubscription>;
 

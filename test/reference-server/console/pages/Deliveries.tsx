@@ -26,7 +26,11 @@ export function DeliveriesPage() {
       <TestReceiver
         receiver={view.data.receiver}
         eventTypes={view.data.event_types}
-        subscribed={subscriptions.some((subscription) => subscription.target_url === view.data?.receiver.url)}
+        // A subscription disabled (its key revoked, say) no longer counts: the button comes back.
+        subscribed={subscriptions.some(
+          (subscription) =>
+            subscription.target_url === view.data?.receiver.url && subscription.status === 'active',
+        )}
         onCreated={view.reload}
       />
       <Subscribe eventTypes={view.data.event_types} onCreated={view.reload} />
@@ -198,7 +202,8 @@ function Subscription({ subscription }: { subscription: ConsoleSubscription }) {
       </h2>
       <p class="muted">
         {subscription.kind === 'v2' ? 'Events' : 'Action'}: {subscription.events.join(', ')}
-        {subscription.entity_id && <> on {subscription.entity_id}</>} · {subscription.status} ·{' '}
+        {subscription.entity_id && <> on {subscription.entity_id}</>} · {subscription.status}
+        {subscription.disabled_reason && <> ({reasonText(subscription.disabled_reason)})</>} ·{' '}
         <code>{subscription.id}</code>
         {subscription.kind === 'v2' && (
           <>
@@ -296,6 +301,17 @@ function Delivery({ delivery }: { delivery: ConsoleDelivery }) {
       </details>
     </li>
   );
+}
+
+/** Why a subscription was disabled, in words (an unknown reason as it is). */
+function reasonText(reason: string): string {
+  const known: Record<string, string> = {
+    manual: 'paused by hand',
+    gone: 'the receiver answered 410',
+    failing: 'five days of failures',
+    key_revoked: 'its API key was revoked',
+  };
+  return known[reason] ?? reason;
 }
 
 function prettyJson(body: string | null): string {

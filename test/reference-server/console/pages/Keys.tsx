@@ -59,6 +59,7 @@ function KeyRow({ apiKey, optIn, onRevoked }: { apiKey: ApiKey; optIn: string[];
             api key <code>{apiKey.api_key}</code>
           </div>
         )}
+        <div class="muted small">{holdsText(apiKey.subscriptions)}</div>
       </th>
       <td>{apiKey.type}</td>
       <td class="scopes">
@@ -76,13 +77,28 @@ function KeyRow({ apiKey, optIn, onRevoked }: { apiKey: ApiKey; optIn: string[];
           onClick={revoke}
           onBlur={() => setConfirming(false)}
         >
-          {confirming ? 'Confirm revoke' : 'Revoke'}
+          {confirming ? `Confirm revoke${stopsText(apiKey.subscriptions)}` : 'Revoke'}
           <span class="visually-hidden"> {apiKey.name}</span>
         </button>
         {error && <Failure error={error} />}
       </td>
     </tr>
   );
+}
+
+const plural = (count: number, one: string) => `${count} ${one}${count === 1 ? '' : 's'}`;
+
+/** What the key owns, which revoking it stops. */
+function holdsText({ webhooks, hooks }: ApiKey['subscriptions']): string {
+  return `${plural(webhooks, 'active webhook')} · ${plural(hooks, 'v1 hook')}`;
+}
+
+/** The confirm button says what the revoke will stop, if anything. */
+function stopsText({ webhooks, hooks }: ApiKey['subscriptions']): string {
+  const stopped = [webhooks > 0 && plural(webhooks, 'webhook'), hooks > 0 && plural(hooks, 'hook')].filter(
+    Boolean,
+  );
+  return stopped.length === 0 ? '' : ` (stops ${stopped.join(' and ')})`;
 }
 
 function NewKey({ catalogue, onCreated }: { catalogue: ConsoleKeys; onCreated(): void }) {

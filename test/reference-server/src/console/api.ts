@@ -472,7 +472,10 @@ on('POST', 'webhooks', async (call) => {
   const input = parseRequest(CreateWebhookRequest, call.body, 'body');
   const { targets, now } = ctxOf(call);
   await checkWebhookTarget(input.target_url, targets, 'target_url');
-  return write(call, (tx) => createSubscription(tx, call.userId, input, targets, now()));
+  return write(call, (tx) =>
+    // The console is the user, with no key: what it subscribes stops only when paused or deleted.
+    createSubscription(tx, { userId: call.userId, keyId: null }, input, targets, now()),
+  );
 });
 
 on('POST', 'webhooks/:id/test', (call) =>
@@ -509,4 +512,4 @@ on('POST', 'keys', (call) => {
   );
 });
 
-on('DELETE', 'keys/:id', (call) => revokeApiKey(ctxOf(call).db, call.userId, param(call, 0)));
+on('DELETE', 'keys/:id', (call) => revokeApiKey(ctxOf(call), call.userId, param(call, 0)));

@@ -311,6 +311,12 @@ export interface Database {
 export interface WebhookSubscriptionsTable {
   id: string;
   user_id: string;
+  /**
+   * The API key it belongs to: the one that made or last re-enabled it (a session token's legacy key);
+   * null for one made in the console. Revoking the key disables it (`key_revoked`). No foreign key: a
+   * revoked key's id stays, to say whose it was.
+   */
+  key_id: string | null;
   target_url: string;
   /** JSON text: array of event types. */
   events: string;
@@ -318,7 +324,7 @@ export interface WebhookSubscriptionsTable {
   filters: string | null;
   /** active or disabled */
   status: string;
-  /** manual, gone or failing while disabled; null while active. */
+  /** manual, gone, failing or key_revoked while disabled; null while active. */
   disabled_reason: string | null;
   /**
    * JSON text: array of { secret, expires_at } signing secrets, newest first. Kept in clear because
@@ -334,6 +340,8 @@ export interface WebhookSubscriptionsTable {
 export interface V1HookSubscriptionsTable {
   id: string;
   user_id: string;
+  /** The legacy key whose session token made it (null: made in the console); revoking the key deletes it. */
+  key_id: string | null;
   action: string;
   /** The list or board the action watches (V1_ACTION_TARGETS). */
   entity_id: string;

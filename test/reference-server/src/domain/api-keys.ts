@@ -2,13 +2,15 @@
 // creation, and stored only as its sha256. Every write goes through `changeCredentials`, so a revoked
 // key, and every v1 session token minted from it, stops authenticating with the next request.
 // Both kinds of key carry the scopes chosen at creation, and no key can mint a stronger one
-// (docs/scopes-and-keys.md).
+// (docs/scopes-and-keys.md). A key owns the subscriptions made with it: revoking it stops them in the
+// same transaction, and the listing counts them (docs/webhooks.md, "Keys own what they subscribe").
 import {
   type ApiKey,
   type CreateApiKeyRequest,
   type CreatedApiKey,
   DEFAULT_SCOPES,
-  type Deleted,
+  type KeySubscriptions,
+  type RevokedApiKey,
   type Scope,
 } from '@threadwork/shared/schemas';
 import type { Kysely } from 'kysely';
@@ -22,6 +24,9 @@ import type { Principal } from './principal.ts';
 import { changeCredentials } from './principal-cache.ts';
 import { lockUser } from './row-locks.ts';
 import { hashSecret, newAlphanumericSecret, newSecret } from './secrets.ts';
+import { type DomainContext, runInTransaction } from './transaction.ts';
+import { deleteHooksOfKey } from './v1-hooks.ts';
+import { disableSubscriptionsOfKey } from './webhooks.ts';
 
 /** v2 bearer secrets are recognisable by their prefix; a legacy key's two halves are plain alphanumeric. */
 const V2_SECRET_PREFIX = 'tw_live_';
@@ -29,8 +34,10 @@ const V2_SECRET_PREFIX = 'tw_live_';
 const LEGACY_KEY_LENGTH = 24;
 const LEGACY_SECRET_LENGTH = 40;
 
+const NOTHING_HELD: KeySubscriptions = { webhooks: 0, hooks: 0 };
+
 /** A listed key: never its secret. A legacy key's scopes are those its session tokens carry. */
-function present(row: ApiKeysTable): ApiKey {
+function present(row: ApiKeysTable, subscriptions: KeySubscriptions = NOTHING_HELD): ApiKey {
   return {
     id: row.id,
     type: row.type,
@@ -38,7 +45,33 @@ function present(row: ApiKeysTable): ApiKey {
     scopes: JSON.parse(row.scopes) as string[],
     api_key: row.api_key,
     created_at: row.created_at,
+    subscriptions,
   };
+}
+
+/** What each key holds: its active v2 subscriptions and its v1 hooks (what revoking it would stop). */
+async function holdingsOf(db: Executor, keyIds: string[]): Promise<Map<string, KeySubscriptions>> {
+  const holdings = new Map(keyIds.map((id) => [id, { ...NOTHING_HELD }]));
+  if (keyIds.length === 0) return holdings;
+  const [webhooks, hooks] = await Promise.all([
+    db
+      .selectFrom('webhook_subscriptions')
+      .select((eb) => ['key_id', eb.fn.countAll<number | string>().as('count')])
+      .where('key_id', 'in', keyIds)
+      .where('status', '=', 'active')
+      .groupBy('key_id')
+      .execute(),
+    db
+      .selectFrom('v1_hook_subscriptions')
+      .select((eb) => ['key_id', eb.fn.countAll<number | string>().as('count')])
+      .where('key_id', 'in', keyIds)
+      .groupBy('key_id')
+      .execute(),
+  ]);
+  // PostgreSQL counts in bigint, which arrives as a string.
+  for (const row of webhooks) holdings.get(row.key_id!)!.webhooks = Number(row.count);
+  for (const row of hooks) holdings.get(row.key_id!)!.hooks = Number(row.count);
+  return holdings;
 }
 
 export async function listApiKeys(db: Executor, userId: string, page: PageRequest): Promise<Page<ApiKey>> {
@@ -52,7 +85,14 @@ export async function listApiKeys(db: Executor, userId: string, page: PageReques
     },
     (row) => [row.created_at, row.id],
   );
-  return { items: result.items.map(present), pagination: result.pagination };
+  const holdings = await holdingsOf(
+    db,
+    result.items.map((row) => row.id),
+  );
+  return {
+    items: result.items.map((row) => present(row, holdings.get(row.id))),
+    pagination: result.pagination,
+  };
 }
 
 /** The scopes a new key holds: the ones named (in the order given), else every non-opt-in scope. */
@@ -123,12 +163,34 @@ export async function createApiKey(
   return input.type === 'legacy' ? { ...present(row), api_secret: secret } : { ...present(row), secret };
 }
 
-/** Deletes one of the user's keys; 404 for a key of anyone else. */
-export async function revokeApiKey(db: Kysely<Database>, userId: string, keyId: string): Promise<Deleted> {
-  const deleted = await changeCredentials(db, () =>
-    db.deleteFrom('api_keys').where('id', '=', keyId).where('user_id', '=', userId).executeTakeFirst(),
+/**
+ * Deletes one of the user's keys (404 for a key of anyone else) and, in the same transaction, stops what
+ * it owns: its v2 subscriptions are disabled (`key_revoked`), its v1 hooks deleted. The key's row goes
+ * first: a subscription being made with the key holds that row (`holdKey`), so the revocation waits for
+ * it and then disables it too, or it waits for the revocation and is refused.
+ */
+export async function revokeApiKey(
+  ctx: DomainContext,
+  userId: string,
+  keyId: string,
+): Promise<RevokedApiKey> {
+  const revoked = await changeCredentials(ctx.db, () =>
+    runInTransaction(
+      ctx,
+      async (tx) => {
+        const deleted = await tx
+          .deleteFrom('api_keys')
+          .where('id', '=', keyId)
+          .where('user_id', '=', userId)
+          .executeTakeFirst();
+        if (Number(deleted.numDeletedRows) === 0) throw notFound('API key', keyId);
+        const webhooks = await disableSubscriptionsOfKey(tx, keyId);
+        const hooks = await deleteHooksOfKey(tx, keyId);
+        return { webhooks_disabled: webhooks, hooks_deleted: hooks };
+      },
+      'rows',
+    ),
   );
-  if (deleted.numDeletedRows === 0n) throw notFound('API key', keyId);
-  publishChanges(db, [{ topic: 'keys' }]);
-  return { id: keyId, deleted: true };
+  publishChanges(ctx.db, [{ topic: 'keys' }]);
+  return { id: keyId, deleted: true, ...revoked };
 }

@@ -16,7 +16,7 @@ export async function deliveryLog(db: Executor, userId: string): Promise<Console
   const [v2, v1] = await Promise.all([
     db
       .selectFrom('webhook_subscriptions')
-      .select(['id', 'target_url', 'events', 'status', 'secrets'])
+      .select(['id', 'target_url', 'events', 'status', 'disabled_reason', 'secrets'])
       .where('user_id', '=', userId)
       .orderBy('created_at')
       .orderBy('id')
@@ -43,6 +43,7 @@ export async function deliveryLog(db: Executor, userId: string): Promise<Console
       target_url: row.target_url,
       events: JSON.parse(row.events) as string[],
       status: row.status,
+      disabled_reason: row.disabled_reason,
       entity_id: null,
       deliveries: deliveries.map((delivery): ConsoleDelivery => {
         const body = bodies.get(delivery.event_id) ?? null;
@@ -71,6 +72,7 @@ export async function deliveryLog(db: Executor, userId: string): Promise<Console
       target_url: row.webhook_url,
       events: [row.action],
       status: 'active',
+      disabled_reason: null,
       entity_id: row.entity_id,
       deliveries: deliveries.map((delivery) => ({
         ...delivery,

@@ -1,5 +1,6 @@
 // v1 hook subscriptions (REST hooks of the automation platform): subscribe to one action on one list or
-// board, unsubscribe by id. Deliveries go through the same outbox and worker as v2 webhooks.
+// board, unsubscribe by id. Deliveries go through the same outbox and worker as v2 webhooks. A hook
+// belongs to the legacy key whose session token made it, and revoking that key deletes it.
 
 import { randomBytes } from 'node:crypto';
 import {
@@ -13,7 +14,9 @@ import type { V1HookSubscriptionsTable } from '../db/schema.ts';
 import { requireBoard, requireList } from './access.ts';
 import { invalidField, notFound } from './errors.ts';
 import { subscriptionsChanged } from './events/listeners.ts';
+import { holdKey } from './row-locks.ts';
 import { checkTargetUrl, type WebhookTargetOptions } from './webhook-targets.ts';
+import type { Subscriber } from './webhooks.ts';
 
 function present(row: V1HookSubscriptionsTable): V1Subscription {
   return {
@@ -26,13 +29,14 @@ function present(row: V1HookSubscriptionsTable): V1Subscription {
 }
 
 /**
- * Subscribes the user to `input.action` on `object`. The action must belong to the object
- * (V1_ACTION_TARGETS), the URL must pass the webhook target rule, and the entity (a list or a board,
- * per the action) must be one the user can see.
+ * Subscribes the user to `input.action` on `object`, as the subscriber's key (held until commit, so a
+ * revocation cannot miss the hook). The action must belong to the object (V1_ACTION_TARGETS), the URL
+ * must pass the webhook target rule, and the entity (a list or a board, per the action) must be one the
+ * user can see.
  */
 export async function subscribeV1(
   db: Executor,
-  userId: string,
+  subscriber: Subscriber,
   object: V1Object,
   input: V1SubscribeRequest,
   options: WebhookTargetOptions,
@@ -43,12 +47,15 @@ export async function subscribeV1(
     throw invalidField('action', `${input.action} is subscribed on ${target.object}, not on ${object}`);
   }
   checkTargetUrl(input.webhookURL, options, 'webhookURL');
+  const { userId, keyId } = subscriber;
+  if (keyId !== null) await holdKey(db, keyId);
   if (target.entity === 'list') await requireList(db, userId, input.entityId);
   else await requireBoard(db, userId, input.entityId);
   const row: V1HookSubscriptionsTable = {
     // v1 ids are 24 hex digits, like the legacy service's.
     id: randomBytes(12).toString('hex'),
     user_id: userId,
+    key_id: keyId,
     action: input.action,
     entity_id: input.entityId,
     webhook_url: input.webhookURL,
@@ -85,4 +92,24 @@ export async function unsubscribeV1(db: Executor, userId: string, subscriptionId
   // Cancelled meanwhile by a concurrent request (or by the delivery worker): answered as if it had come first.
   if (Number(deleted.numDeletedRows) === 0) throw notFound('subscription', subscriptionId);
   subscriptionsChanged(db);
+}
+
+/**
+ * Deletes the key's hooks, as revoking the key does, and answers how many; deliveries still owed to them
+ * are marked failed, as an unsubscribe leaves them (deliveries first, as there).
+ */
+export async function deleteHooksOfKey(tx: Executor, keyId: string): Promise<number> {
+  await tx
+    .updateTable('webhook_deliveries')
+    .set({ status: 'failed', next_attempt_at: null })
+    .where('kind', '=', 'v1')
+    .where('status', '=', 'pending')
+    .where('subscription_id', 'in', (eb) =>
+      eb.selectFrom('v1_hook_subscriptions').select('id').where('key_id', '=', keyId),
+    )
+    .execute();
+  const deleted = await tx.deleteFrom('v1_hook_subscriptions').where('key_id', '=', keyId).executeTakeFirst();
+  const count = Number(deleted.numDeletedRows);
+  if (count > 0) subscriptionsChanged(tx);
+  return count;
 }

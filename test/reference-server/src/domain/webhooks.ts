@@ -1,6 +1,7 @@
 // v2 webhook subscriptions: create, read, update, delete, rotate the signing secret, send a test event,
 // read the delivery log and replay a delivery. A subscription belongs to the user whose key created it;
-// any other user gets 404 for it.
+// any other user gets 404 for it. Within the user's, it belongs to the key that made or last re-enabled
+// it (none when made in the console), and revoking that key disables it (docs/webhooks.md).
 import type {
   CreatedWebhookSubscription,
   CreateWebhookRequest,
@@ -20,6 +21,8 @@ import { enqueueDelivery } from './events/outbox.ts';
 import { recordTestEvent } from './events/record.ts';
 import { newId } from './ids.ts';
 import { decodeCursor, encodeCursor, type Page, type PageRequest, paginate } from './pagination.ts';
+import type { Principal } from './principal.ts';
+import { holdKey } from './row-locks.ts';
 import { newSecret } from './secrets.ts';
 import { checkTargetUrl, type WebhookTargetOptions } from './webhook-targets.ts';
 
@@ -46,6 +49,9 @@ export function activeSecrets(secrets: readonly SigningSecret[], at: Date): stri
 
 type SubscriptionRow = WebhookSubscriptionsTable;
 
+/** Who subscribes: the user, and the key the request came with (null: the console, which has none). */
+export type Subscriber = Pick<Principal, 'userId' | 'keyId'>;
+
 function present(row: SubscriptionRow): WebhookSubscription {
   return {
     id: row.id,
@@ -55,6 +61,7 @@ function present(row: SubscriptionRow): WebhookSubscription {
     filters: row.filters === null ? null : (JSON.parse(row.filters) as WebhookFilters),
     created_at: row.created_at,
     disabled_reason: row.disabled_reason,
+    key_id: row.key_id,
   };
 }
 
@@ -74,18 +81,21 @@ async function findOwned(db: Executor, userId: string, id: string, lock?: 'lock'
   return row;
 }
 
+/** A new subscription, the subscriber's key's (held until commit, so a revocation cannot miss it). */
 export async function createSubscription(
   db: Executor,
-  userId: string,
+  subscriber: Subscriber,
   input: CreateWebhookRequest,
   options: WebhookTargetOptions,
   now: Date,
 ): Promise<CreatedWebhookSubscription> {
   checkTargetUrl(input.target_url, options, 'target_url');
+  if (subscriber.keyId !== null) await holdKey(db, subscriber.keyId);
   const secret = newSecret('whsec_');
   const row: SubscriptionRow = {
     id: newId('wh'),
-    user_id: userId,
+    user_id: subscriber.userId,
+    key_id: subscriber.keyId,
     target_url: input.target_url,
     events: JSON.stringify([...new Set(input.events)]),
     filters: JSON.stringify(input.filters ?? { scope: 'tasked' }),
@@ -129,16 +139,19 @@ export async function getSubscription(
 
 /**
  * Applies an UpdateWebhookRequest. Re-enabling (status active) clears the failure streak and the
- * disabled reason; disabling by hand records the reason `manual`.
+ * disabled reason, and a disabled subscription re-enabled becomes the re-enabling key's (none, from the
+ * console); disabling by hand records the reason `manual`.
  */
 export async function updateSubscription(
   db: Executor,
-  userId: string,
+  subscriber: Subscriber,
   id: string,
   patch: UpdateWebhookRequest,
   options: WebhookTargetOptions,
 ): Promise<WebhookSubscription> {
-  const row = await findOwned(db, userId, id, 'lock');
+  // The key that may take it over first, then the subscription (row-locks.ts).
+  if (patch.status === 'active' && subscriber.keyId !== null) await holdKey(db, subscriber.keyId);
+  const row = await findOwned(db, subscriber.userId, id, 'lock');
   const changes: Partial<SubscriptionRow> = {};
   if (patch.target_url !== undefined) {
     checkTargetUrl(patch.target_url, options, 'target_url');
@@ -149,6 +162,7 @@ export async function updateSubscription(
     changes.filters = patch.filters === null ? null : JSON.stringify(patch.filters);
   if (patch.status === 'active') {
     Object.assign(changes, { status: 'active', disabled_reason: null, failing_since: null });
+    if (row.status !== 'active') changes.key_id = subscriber.keyId;
   } else if (patch.status === 'disabled') {
     Object.assign(changes, { status: 'disabled', disabled_reason: 'manual' });
   }
@@ -179,6 +193,34 @@ export async function deleteSubscription(
   if (Number(deleted.numDeletedRows) === 0) throw notFound('webhook subscription', id);
   subscriptionsChanged(db);
   return { id: row.id, deleted: true };
+}
+
+/**
+ * Disables the key's active subscriptions (`key_revoked`), as revoking the key does, and answers how
+ * many. What is already queued for any of the key's subscriptions (retries, test events, replays) stops
+ * as `suppressed`; events from now on are recorded the same way, as for any disabled subscription. The
+ * deliveries first, then the subscriptions, in the order the delivery worker locks them.
+ */
+export async function disableSubscriptionsOfKey(tx: Executor, keyId: string): Promise<number> {
+  await tx
+    .updateTable('webhook_deliveries')
+    .set({ status: 'suppressed', next_attempt_at: null })
+    .where('kind', '=', 'v2')
+    .where('status', '=', 'pending')
+    .where('subscription_id', 'in', (eb) =>
+      eb.selectFrom('webhook_subscriptions').select('id').where('key_id', '=', keyId),
+    )
+    .execute();
+  const disabled = await tx
+    .updateTable('webhook_subscriptions')
+    .set({ status: 'disabled', disabled_reason: 'key_revoked' })
+    .where('key_id', '=', keyId)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+  const count = Number(disabled.numUpdatedRows);
+  // The console's deliveries page shows each subscription's state.
+  if (count > 0) subscriptionsChanged(tx);
+  return count;
 }
 
 /** A new current secret; the previous one keeps signing (beside it) for 24 hours. */

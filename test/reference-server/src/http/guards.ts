@@ -13,7 +13,13 @@ export function v2Guard(...scopes: Scope[]): preHandlerAsyncHookHandler[] {
     : [authenticateV2, idempotency];
 }
 
-/** The pre-handler chain of a v1 route: session token → idempotency (writes only). */
-export function v1Guard(): preHandlerAsyncHookHandler[] {
-  return [authenticateV1, idempotency];
+/**
+ * The pre-handler chain of a v1 route: session token → scopes → idempotency (writes only). v1 is held to
+ * the scopes of the legacy key the token was minted from, the same check as v2's (docs/scopes-and-keys.md).
+ * `app.get('/teams', { preHandler: v1Guard('boards.read') }, handler)`
+ */
+export function v1Guard(...scopes: Scope[]): preHandlerAsyncHookHandler[] {
+  return scopes.length > 0
+    ? [authenticateV1, requireScope(...scopes), idempotency]
+    : [authenticateV1, idempotency];
 }

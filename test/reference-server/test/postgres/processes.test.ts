@@ -316,6 +316,51 @@ describe('several server processes on one PostgreSQL database', () => {
     expect(rows.map((row) => row['id'])).toEqual([retried.body.data.id]);
   });
 
+  it("stop a key's hook and webhook at once when another process revokes it", async () => {
+    const [ofKey, ofOther] = [await startReceiver(), await startReceiver()];
+    cleanup(ofKey.close, ofOther.close);
+    const { clients } = await startPair();
+    cleanup(clients[0].close, clients[1].close);
+    const [a, b] = clients;
+    // Through A, a legacy key's session token subscribes a v1 hook and a v2 webhook, as a Zap does.
+    const made = await readAnswer(
+      await a.v2('/api-keys', { method: 'POST', body: { name: 'Zap', type: 'legacy' } }),
+    );
+    const { id, api_key, api_secret } = made.body.data as Record<string, string>;
+    const exchanged = await fetch(`${a.origin}/auth/api_token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'ada@example.com', api_key, api_secret, api_key_name: 'Zap' }),
+    });
+    const token = (await readAnswer(exchanged)).body['x-access-token'] as string;
+    const hook = await a.v1('/items/subscribe', {
+      method: 'POST',
+      token,
+      body: { action: 'createOnBoard', entityId: 'brd_acme', webhookURL: ofKey.url, apiService: 'zapier' },
+    });
+    expect(hook.status).toBe(200);
+    const keyed = await a.v2('/webhooks/subscriptions', {
+      method: 'POST',
+      token,
+      body: { target_url: ofKey.url, events: ['task.created'] },
+    });
+    expect(keyed.status).toBe(200);
+    // ada's own key, beside: its webhook goes on.
+    await subscribe(b, { target_url: ofOther.url, events: ['task.created'] });
+    expect((await createTask(a, 'Before')).status).toBe(200);
+    await waitUntil(() => ofKey.requests.length === 2 && ofOther.requests.length === 1, 'the first event');
+
+    // B revokes the key; A, which authenticated its token a moment ago, refuses it at once.
+    const revoked = await readAnswer(await b.v2(`/api-keys/${id}`, { method: 'DELETE' }));
+    expect(revoked.body.data).toEqual({ id, deleted: true, webhooks_disabled: 1, hooks_deleted: 1 });
+    expect((await a.v1('/teams', { token })).status).toBe(401);
+    expect((await createTask(a, 'After')).status).toBe(200);
+    await waitUntil(() => ofOther.requests.length === 2, 'the second event at the other key’s webhook');
+    // Longer than a worker's poll: what either process would still send has left by now.
+    await sleep(1500);
+    expect(ofKey.requests.length).toBe(2);
+  });
+
   it("see another process's change at their next request: a revoked key, a new task", async () => {
     const { clients } = await startPair();
     cleanup(clients[0].close, clients[1].close);

@@ -1,13 +1,13 @@
 import type { z } from 'zod';
-import { Deleted, envelope, PaginationQuery } from '../../../schemas/common.ts';
-import { ApiKey, CreateApiKeyRequest, CreatedApiKey } from '../../../schemas/v2/keys.ts';
+import { envelope, PaginationQuery } from '../../../schemas/common.ts';
+import { ApiKey, CreateApiKeyRequest, CreatedApiKey, RevokedApiKey } from '../../../schemas/v2/keys.ts';
 import type { PagePromise } from '../../pagination.ts';
 import { type ListParams, parseQuery, parseRequest, pathId, type RequestOptions } from '../../request.ts';
 import { Resource } from './resource.ts';
 
 const ApiKeyListEnvelope = envelope(ApiKey.array());
 const CreatedApiKeyEnvelope = envelope(CreatedApiKey);
-const DeletedEnvelope = envelope(Deleted);
+const RevokedEnvelope = envelope(RevokedApiKey);
 
 export class ApiKeysResource extends Resource {
   /** GET /api-keys: never their secrets. */
@@ -25,8 +25,12 @@ export class ApiKeysResource extends Resource {
     return this.transport.request('POST', '/api-keys', CreatedApiKeyEnvelope, payload, options);
   }
 
-  async delete(id: string, options?: RequestOptions): Promise<Deleted> {
+  /**
+   * DELETE /api-keys/{id}: revokes the key at once, disables its v2 webhook subscriptions and deletes its
+   * v1 hooks; the answer counts them.
+   */
+  async delete(id: string, options?: RequestOptions): Promise<RevokedApiKey> {
     const path = `/api-keys/${pathId(id, 'API key id')}`;
-    return this.transport.request('DELETE', path, DeletedEnvelope, undefined, options);
+    return this.transport.request('DELETE', path, RevokedEnvelope, undefined, options);
   }
 }

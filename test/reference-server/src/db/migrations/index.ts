@@ -8,6 +8,7 @@ import { keysCrmMigration } from './006_keys_crm.ts';
 import { keyScopesMigration } from './007_key_scopes.ts';
 import { eventsTaskMigration } from './008_events_task.ts';
 import { dataVersionMigration } from './009_data_version.ts';
+import { keyOwnershipMigration } from './010_key_ownership.ts';
 import { deliveryAnswersMigration } from './011_delivery_answers.ts';
 import type { DialectName } from './columns.ts';
 
@@ -23,6 +24,7 @@ export function migrationProvider(dialect: DialectName): MigrationProvider {
     '007_key_scopes': keyScopesMigration(),
     '008_events_task': eventsTaskMigration(),
     '009_data_version': dataVersionMigration(dialect),
+    '010_key_ownership': keyOwnershipMigration(),
     '011_delivery_answers': deliveryAnswersMigration(),
   };
   return { getMigrations: async () => migrations };

@@ -79,7 +79,7 @@ export function errorCodesOf(route: RouteEntry): ErrorCode[] {
   const takesInput = route.path.includes('{') || route.query !== undefined || route.body !== undefined;
   if (takesInput || WRITE_METHODS.has(route.method)) codes.add('validation_error');
   if (route.auth !== 'none' || route.path === '/auth/api_token') codes.add('unauthenticated');
-  if (route.auth === 'v2' && route.scopes?.length) codes.add('insufficient_scope');
+  if (route.auth !== 'none' && route.scopes?.length) codes.add('insufficient_scope');
   if (route.auth !== 'none' && takesInput) codes.add('not_found');
   if (WRITE_METHODS.has(route.method)) {
     for (const code of ['invalid_json', 'payload_too_large', 'unsupported_media_type'] as const)
@@ -201,17 +201,19 @@ function successHeaders(route: RouteEntry): JsonObject {
 
 function securityOf(route: RouteEntry): JsonObject[] {
   if (route.auth === 'none') return [];
-  if (route.auth === 'v1') return [{ sessionToken: [] }];
   const scopes = route.scopes ?? [];
+  if (route.auth === 'v1') return [{ sessionToken: scopes }];
   return [{ bearerKey: scopes }, { sessionToken: [] }];
 }
 
 function scopeText(route: RouteEntry): string {
   if (route.auth === 'none') return 'No credentials.';
-  if (route.auth === 'v1') return 'A v1 session token in `x-access-token`.';
   const scopes = route.scopes ?? [];
   const needs = scopes.length ? `Scopes: ${scopes.map((scope) => `\`${scope}\``).join(', ')}.` : 'No scope.';
-  return `${needs} A v1 session token (\`x-access-token\`) also works and carries its user’s default scopes.`;
+  if (route.auth === 'v1') {
+    return `${needs} A v1 session token in \`x-access-token\`, holding the scopes of the legacy key it was minted from.`;
+  }
+  return `${needs} A v1 session token (\`x-access-token\`) also works, holding the scopes of the legacy key it was minted from.`;
 }
 
 function errorResponses(route: RouteEntry): Record<string, JsonObject> {
@@ -372,8 +374,9 @@ export function buildDocument(): JsonObject {
           name: 'x-access-token',
           description:
             'A v1 session token from POST /auth/api_token (20 minutes). v1 needs it; v2 accepts it too ' +
-            '(legacy token auth), holding the scopes of the legacy key it was minted from (`GET /v2/api-keys` ' +
-            'lists them). v1 itself checks no scopes.',
+            '(legacy token auth). On both it holds the scopes of the legacy key it was minted from (`GET ' +
+            '/v2/api-keys` lists them): a v1 operation needs the scopes its `x-required-scopes` names, those of ' +
+            'the v2 operation it matches.',
         },
       },
     },

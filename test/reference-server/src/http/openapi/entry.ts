@@ -18,7 +18,7 @@ export interface RouteEntry {
   /** The decisions the server implements for this route, in plain words. */
   description?: string;
   auth: Auth;
-  /** The scopes the route's guard checks (v2). Scopes needed only for some inputs are in the description. */
+  /** The scopes the route's guard checks (v2 and v1). Scopes needed only for some inputs are in the description. */
   scopes?: Scope[];
   /** What each `{param}` of the path names. */
   pathParams?: Record<string, string>;

@@ -11,6 +11,7 @@ export const V1_BOARDS_ROUTES: readonly RouteEntry[] = [
     tag: 'v1 (legacy)',
     summary: 'List a team’s boards',
     auth: 'v1',
+    scopes: ['boards.read'],
     query: V1ListBoardsQuery,
     bare: z.array(V1Team),
     errors: GATED,

@@ -8,7 +8,7 @@ import { parseRequest } from '../validate.ts';
 import { everyPage, named } from './common.ts';
 
 export async function v1BoardRoutes(app: FastifyInstance): Promise<void> {
-  app.get('/boards', { preHandler: v1Guard() }, async (request, reply) => {
+  app.get('/boards', { preHandler: v1Guard('boards.read') }, async (request, reply) => {
     const { teamId } = parseRequest(V1ListBoardsQuery, request.query, 'query');
     const userId = principalOf(request).userId;
     const boards = await everyPage((page) => listTeamBoards(app.ctx.db, userId, teamId, page));

@@ -68,7 +68,11 @@ async function inV1Terms<T>(work: () => Promise<T>): Promise<T> {
 
 export async function v1ItemRoutes(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
-  const guard = v1Guard();
+  // Each route needs the scope of the v2 operation it matches (docs/scopes-and-keys.md).
+  const reads = v1Guard('tasks.read');
+  const writes = v1Guard('tasks.write');
+  // As v2's POST /tasks with thread_id: the task is built from the thread.
+  const fromEmail = v1Guard('tasks.write', 'email.metadata.read');
 
   /** Runs one task write in its own transaction, as the calling user, locking the rows it decides on. */
   const write = <T>(
@@ -80,14 +84,14 @@ export async function v1ItemRoutes(app: FastifyInstance): Promise<void> {
   };
 
   // Archived tasks are left out; completed ones are listed. Board scope: list by list, top to bottom.
-  app.get('/items', { preHandler: guard }, async (request, reply) => {
+  app.get('/items', { preHandler: reads }, async (request, reply) => {
     const { boardId, listId } = parseRequest(V1ListItemsQuery, request.query, 'query');
     const userId = principalOf(request).userId;
     const tasks = await listAllTasks(ctx.db, userId, { list_id: listId, board_id: boardId });
     return reply.code(200).send(tasks.map(toV1Item));
   });
 
-  app.post('/items', { preHandler: guard }, async (request, reply) => {
+  app.post('/items', { preHandler: writes }, async (request, reply) => {
     const input = parseRequest(V1CreateItemRequest, request.body, 'body');
     const task = await write(request, (tx, userId, now) =>
       createTask(
@@ -102,7 +106,7 @@ export async function v1ItemRoutes(app: FastifyInstance): Promise<void> {
 
   // The title is the thread's subject (listItem.title is ignored); the thread is linked, and messageId
   // must be one of its messages (404 otherwise); archive removes INBOX from the thread.
-  app.post('/items/createFromEmail', { preHandler: guard }, async (request, reply) => {
+  app.post('/items/createFromEmail', { preHandler: fromEmail }, async (request, reply) => {
     const input = parseRequest(V1CreateFromEmailRequest, request.body, 'body');
     const newTask: NewTask = {
       list_id: input.listId,
@@ -116,13 +120,13 @@ export async function v1ItemRoutes(app: FastifyInstance): Promise<void> {
     return reply.code(200).send({ id: task.id });
   });
 
-  app.post('/items/markComplete', { preHandler: guard }, async (request, reply) => {
+  app.post('/items/markComplete', { preHandler: writes }, async (request, reply) => {
     const { itemId } = parseRequest(V1ItemIdRequest, request.body, 'body');
     await write(request, (tx, userId, now) => completeTask(tx, userId, itemId, now));
     return reply.code(200).send(SUCCESS);
   });
 
-  app.post('/items/markIncomplete', { preHandler: guard }, async (request, reply) => {
+  app.post('/items/markIncomplete', { preHandler: writes }, async (request, reply) => {
     const { itemId } = parseRequest(V1ItemIdRequest, request.body, 'body');
     await write(request, (tx, userId, now) => uncompleteTask(tx, userId, itemId, now));
     return reply.code(200).send(SUCCESS);
@@ -131,21 +135,21 @@ export async function v1ItemRoutes(app: FastifyInstance): Promise<void> {
   // An assignee who is not a member of the board is a 400 validation_error on assigneeEmail, not a 404:
   // the item itself was found, and the answer is the same whether or not an account has that email,
   // so it reveals no one's existence.
-  app.post('/items/assignTask', { preHandler: guard }, async (request, reply) => {
+  app.post('/items/assignTask', { preHandler: writes }, async (request, reply) => {
     const { itemId, assigneeEmail } = parseRequest(V1AssignRequest, request.body, 'body');
     await write(request, (tx, userId, now) => assignTask(tx, userId, itemId, assigneeEmail, now));
     return reply.code(200).send(SUCCESS);
   });
 
   // assigneeEmail must be the member the item is assigned to (400 on assigneeEmail otherwise).
-  app.post('/items/unassignTask', { preHandler: guard }, async (request, reply) => {
+  app.post('/items/unassignTask', { preHandler: writes }, async (request, reply) => {
     const { itemId, assigneeEmail } = parseRequest(V1AssignRequest, request.body, 'body');
     await write(request, (tx, userId, now) => unassignTask(tx, userId, itemId, assigneeEmail, now));
     return reply.code(200).send(SUCCESS);
   });
 
   // The user must see both the item and the destination list (404 otherwise); it lands at the top.
-  app.post('/items/moveTaskToList', { preHandler: guard }, async (request, reply) => {
+  app.post('/items/moveTaskToList', { preHandler: writes }, async (request, reply) => {
     const { itemId, listId } = parseRequest(V1MoveRequest, request.body, 'body');
     await write(request, (tx, userId, now) => moveTask(tx, userId, itemId, { list_id: listId }, now));
     return reply.code(200).send(SUCCESS);

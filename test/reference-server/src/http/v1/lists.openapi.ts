@@ -11,6 +11,7 @@ export const V1_LISTS_ROUTES: readonly RouteEntry[] = [
     tag: 'v1 (legacy)',
     summary: 'List a board’s lists',
     auth: 'v1',
+    scopes: ['lists.read'],
     query: V1ListListsQuery,
     bare: z.array(V1Team),
     errors: GATED,

@@ -8,7 +8,7 @@ import { parseRequest } from '../validate.ts';
 import { everyPage, named } from './common.ts';
 
 export async function v1ListRoutes(app: FastifyInstance): Promise<void> {
-  app.get('/lists', { preHandler: v1Guard() }, async (request, reply) => {
+  app.get('/lists', { preHandler: v1Guard('lists.read') }, async (request, reply) => {
     const { boardId } = parseRequest(V1ListListsQuery, request.query, 'query');
     const userId = principalOf(request).userId;
     const lists = await everyPage((page) => listBoardLists(app.ctx.db, userId, boardId, page));

@@ -15,6 +15,7 @@ export const V1_SUBSCRIPTIONS_ROUTES: readonly RouteEntry[] = [
         'A 410 answer deletes the subscription. `webhookURL` follows the v2 target rule (https; never ' +
         'this server itself).',
       auth: 'v1',
+      scopes: ['webhooks.manage'],
       body: V1SubscribeRequest,
       bare: V1Subscription,
       errors: GATED,
@@ -26,6 +27,7 @@ export const V1_SUBSCRIPTIONS_ROUTES: readonly RouteEntry[] = [
       tag: 'v1 (legacy)',
       summary: `Cancel a hook on ${object}`,
       auth: 'v1',
+      scopes: ['webhooks.manage'],
       body: V1UnsubscribeRequest,
       bare: null,
     },

@@ -10,21 +10,22 @@ import { principalOf } from '../request-state.ts';
 import { parseRequest } from '../validate.ts';
 
 export async function v1SubscriptionRoutes(app: FastifyInstance): Promise<void> {
+  const guard = v1Guard('webhooks.manage');
   for (const object of V1_OBJECTS) {
-    app.post(`/${object}/subscribe`, { preHandler: v1Guard() }, async (request, reply) => {
+    app.post(`/${object}/subscribe`, { preHandler: guard }, async (request, reply) => {
       const input = parseRequest(V1SubscribeRequest, request.body, 'body');
       // The resolving part of the target rule runs before the transaction: no write waits on DNS.
       await checkWebhookTarget(input.webhookURL, app.ctx.targets, 'webhookURL');
-      const userId = principalOf(request).userId;
+      const subscriber = principalOf(request);
       const subscription = await runInTransaction(
         app.ctx,
-        (tx) => subscribeV1(tx, userId, object, input, app.ctx.targets, app.ctx.now()),
+        (tx) => subscribeV1(tx, subscriber, object, input, app.ctx.targets, app.ctx.now()),
         'rows',
       );
       return reply.code(200).send(subscription);
     });
 
-    app.post(`/${object}/unsubscribe`, { preHandler: v1Guard() }, async (request, reply) => {
+    app.post(`/${object}/unsubscribe`, { preHandler: guard }, async (request, reply) => {
       const { subscriptionId } = parseRequest(V1UnsubscribeRequest, request.body, 'body');
       const userId = principalOf(request).userId;
       await runInTransaction(app.ctx, (tx) => unsubscribeV1(tx, userId, subscriptionId), 'rows');

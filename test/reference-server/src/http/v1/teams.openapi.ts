@@ -12,6 +12,7 @@ export const V1_TEAMS_ROUTES: readonly RouteEntry[] = [
     summary: 'List the user’s teams',
     description: 'Every team, paid or not. v1 answers whole collections: no pagination.',
     auth: 'v1',
+    scopes: ['boards.read'],
     bare: z.array(V1Team),
   },
 ];

@@ -6,7 +6,7 @@ import { principalOf } from '../request-state.ts';
 import { everyPage, named } from './common.ts';
 
 export async function v1TeamRoutes(app: FastifyInstance): Promise<void> {
-  app.get('/teams', { preHandler: v1Guard() }, async (request, reply) => {
+  app.get('/teams', { preHandler: v1Guard('boards.read') }, async (request, reply) => {
     const userId = principalOf(request).userId;
     const teams = await everyPage((page) => listTeams(app.ctx.db, userId, page));
     return reply.code(200).send(teams.map(named));

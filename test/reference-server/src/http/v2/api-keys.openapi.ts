@@ -3,8 +3,8 @@ import {
   ApiKey,
   CreateApiKeyRequest,
   CreatedApiKey,
-  Deleted,
   PaginationQuery,
+  RevokedApiKey,
 } from '@threadwork/shared/schemas';
 import { id, type RouteEntry } from '../openapi/entry.ts';
 
@@ -17,7 +17,8 @@ export const API_KEYS_ROUTES: readonly RouteEntry[] = [
     summary: 'List the caller’s API keys',
     description:
       'Never shows a secret. Every key shows the scopes it holds (a legacy key’s are those its session ' +
-      'tokens carry on v2); a legacy key shows its public `api_key`.',
+      'tokens carry, on v1 and v2); a legacy key shows its public `api_key`. `subscriptions` counts what ' +
+      'revoking the key would stop: its active v2 webhook subscriptions and its v1 hooks.',
     auth: 'v2',
     scopes: ['keys.manage'],
     query: PaginationQuery,
@@ -46,10 +47,14 @@ export const API_KEYS_ROUTES: readonly RouteEntry[] = [
     operationId: 'deleteApiKey',
     tag: 'API keys',
     summary: 'Revoke an API key',
-    description: 'The key stops working at once, and so do the v1 session tokens minted from it.',
+    description:
+      'The key stops working at once, and so do the v1 session tokens minted from it. In the same change, ' +
+      'its active v2 webhook subscriptions are disabled (`disabled_reason: key_revoked`, kept; events are ' +
+      'recorded as suppressed deliveries) and its v1 hooks deleted; deliveries already queued for them ' +
+      'never go out. The answer counts them.',
     auth: 'v2',
     scopes: ['keys.manage'],
     pathParams: id.key,
-    data: Deleted,
+    data: RevokedApiKey,
   },
 ];

@@ -21,6 +21,6 @@ export async function apiKeyRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.delete<{ Params: { id: string } }>('/api-keys/:id', { preHandler: guard }, async (request, reply) =>
-    ok(reply, await revokeApiKey(app.ctx.db, principalOf(request).userId, request.params.id)),
+    ok(reply, await revokeApiKey(app.ctx, principalOf(request).userId, request.params.id)),
   );
 }

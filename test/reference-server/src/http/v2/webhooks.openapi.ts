@@ -27,7 +27,9 @@ export const WEBHOOKS_ROUTES: readonly RouteEntry[] = [
       'five days of nothing but failures. `target_url` must be HTTPS unless the server runs with ' +
       '`--allow-insecure-webhooks` (then loopback http is accepted), and never points at this server ' +
       'itself: a loopback host at a port it listens on is refused (400 `validation_error`), except the ' +
-      'console’s test receiver `/_console/receiver`.',
+      'console’s test receiver `/_console/receiver`. The subscription belongs to the key ' +
+      'that made it (`key_id`; with a v1 session token, its legacy key): revoking that key disables it ' +
+      '(`disabled_reason: key_revoked`). A key revoked while this runs answers 401 and subscribes nothing.',
     auth: 'v2',
     scopes: ['webhooks.manage'],
     body: CreateWebhookRequest,
@@ -63,7 +65,8 @@ export const WEBHOOKS_ROUTES: readonly RouteEntry[] = [
     summary: 'Update a webhook subscription',
     description:
       '`status: disabled` pauses delivery (events are still recorded, as suppressed deliveries); ' +
-      '`status: active` resumes it and clears the failure streak. `filters: null` clears the filters.',
+      '`status: active` resumes it and clears the failure streak; a disabled subscription re-enabled so ' +
+      'becomes the calling key’s (`key_id`), whatever disabled it. `filters: null` clears the filters.',
     auth: 'v2',
     scopes: ['webhooks.manage'],
     pathParams: id.webhook,

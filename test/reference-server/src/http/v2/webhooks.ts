@@ -36,9 +36,9 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
   app.post('/webhooks/subscriptions', { preHandler: guard }, async (request, reply) => {
     const input = parseRequest(CreateWebhookRequest, request.body, 'body');
     await checkTarget(input.target_url);
-    const userId = principalOf(request).userId;
+    const subscriber = principalOf(request);
     const created = await inTransaction((tx) =>
-      createSubscription(tx, userId, input, app.ctx.targets, app.ctx.now()),
+      createSubscription(tx, subscriber, input, app.ctx.targets, app.ctx.now()),
     );
     return ok(reply, created);
   });
@@ -56,9 +56,9 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
   app.patch<ById>('/webhooks/subscriptions/:id', { preHandler: guard }, async (request, reply) => {
     const patch = parseRequest(UpdateWebhookRequest, request.body, 'body');
     if (patch.target_url !== undefined) await checkTarget(patch.target_url);
-    const userId = principalOf(request).userId;
+    const subscriber = principalOf(request);
     const updated = await inTransaction((tx) =>
-      updateSubscription(tx, userId, request.params.id, patch, app.ctx.targets),
+      updateSubscription(tx, subscriber, request.params.id, patch, app.ctx.targets),
     );
     return ok(reply, updated);
   });
