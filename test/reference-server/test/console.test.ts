@@ -7,7 +7,7 @@ import { DEMO_CREDENTIALS } from '../src/seed/demo.ts';
 import { type RunningServer, startServer } from '../src/server.ts';
 import { freshDatabase } from './helpers/database.ts';
 import { fixtureSeed } from './helpers/fixtures.ts';
-import { offlineResolver, readBody, runCli } from './helpers/server.ts';
+import { consoleApi, consoleToken, offlineResolver, readBody, runCli } from './helpers/server.ts';
 
 const running: RunningServer[] = [];
 afterEach(async () => {
@@ -36,26 +36,6 @@ const v2 = (server: RunningServer, path: string, init: RequestInit = {}) =>
       ...init.headers,
     },
   });
-
-/** The console page's token, as the page the server serves carries it. */
-async function consoleToken(server: RunningServer): Promise<string> {
-  const page = await fetch(`${server.origin}/`, { headers: { accept: 'text/html' } });
-  const token = /<meta name="console-token" content="([^"]+)">/.exec(await page.text())?.[1];
-  if (!token) throw new Error('the console page carries no token');
-  return token;
-}
-
-/** A request to the console's API as its page makes one (with the page's token). */
-async function consoleApi(server: RunningServer, path: string, init: RequestInit = {}): Promise<Response> {
-  return fetch(`${server.origin}/_console/api/${path}`, {
-    ...init,
-    headers: {
-      'content-type': 'application/json',
-      'x-console-token': await consoleToken(server),
-      ...init.headers,
-    },
-  });
-}
 
 /** A raw request, so that Host and Origin can be set as a foreign page would send them. */
 function rawRequest(

@@ -6,7 +6,7 @@
 // re-enabling key's. The key listing and the revoke answer count what a key holds.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SECRETS } from './helpers/fixtures.ts';
-import { type Answer, readAnswer, readBody, type TestServer } from './helpers/server.ts';
+import { type Answer, consoleApi, readAnswer, readBody, type TestServer } from './helpers/server.ts';
 import {
   closeAfterEach,
   createTask,
@@ -258,20 +258,18 @@ describe('the console', () => {
   });
   afterAll(() => server.close());
 
-  const consoleApi = async (path: string, init: { method?: string; body?: unknown } = {}) =>
+  const viaConsole = async (path: string, init: { method?: string; body?: unknown } = {}) =>
     readAnswer(
-      await fetch(`${server.origin}/_console/api/${path}`, {
+      await consoleApi(server, path, {
         method: init.method ?? 'GET',
-        ...(init.body === undefined
-          ? {}
-          : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(init.body) }),
+        ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
       }),
     );
 
   it('subscribes for no key, revokes as the API does, and shows what each key holds and why one stopped', async () => {
     const [ofConsole, ofKey] = [await startReceiver(), await startReceiver()];
     cleanup(ofConsole.close, ofKey.close);
-    const made = await consoleApi('webhooks', {
+    const made = await viaConsole('webhooks', {
       method: 'POST',
       body: { target_url: ofConsole.url, events: ['task.created'] },
     });
@@ -281,25 +279,25 @@ describe('the console', () => {
     await hook(server, a.token, ofKey.url);
     const keyed = await webhook(server, ofKey.url, { token: a.token });
 
-    const keys = await consoleApi('keys');
+    const keys = await viaConsole('keys');
     const listed = (keys.body.data.keys as { id: string; subscriptions: unknown }[]).find(
       (key) => key.id === a.id,
     );
     expect(listed?.subscriptions).toEqual({ webhooks: 1, hooks: 1 });
-    const revoked = await consoleApi(`keys/${a.id}`, { method: 'DELETE' });
+    const revoked = await viaConsole(`keys/${a.id}`, { method: 'DELETE' });
     expect(revoked.body.data).toEqual({ id: a.id, deleted: true, webhooks_disabled: 1, hooks_deleted: 1 });
 
     // With every key of the user revoked, the console's subscription still delivers.
     for (const keyId of ['key_ada_full', 'key_ada_read', 'key_ada_legacy']) {
-      expect((await consoleApi(`keys/${keyId}`, { method: 'DELETE' })).status).toBe(200);
+      expect((await viaConsole(`keys/${keyId}`, { method: 'DELETE' })).status).toBe(200);
     }
-    const task = await consoleApi('tasks', { method: 'POST', body: { list_id: 'lst_todo', title: 'Seen' } });
+    const task = await viaConsole('tasks', { method: 'POST', body: { list_id: 'lst_todo', title: 'Seen' } });
     expect(task.status).toBe(200);
     await waitUntil(() => ofConsole.requests.length === 1, 'the console subscription’s delivery');
     await sleep(300);
     expect(ofKey.requests.length).toBe(0);
 
-    const view = await consoleApi('deliveries');
+    const view = await viaConsole('deliveries');
     const shown = view.body.data.subscriptions as {
       id: string;
       kind: string;

@@ -218,3 +218,27 @@ export function typedClient(
 ): ThreadworkClient {
   return new ThreadworkClient({ baseUrl: `${server.origin}/v2`, maxRetries: 0, ...auth });
 }
+
+/** The console page's token, as the page the server serves carries it. */
+export async function consoleToken(server: { origin: string }): Promise<string> {
+  const page = await fetch(`${server.origin}/`, { headers: { accept: 'text/html' } });
+  const token = /<meta name="console-token" content="([^"]+)">/.exec(await page.text())?.[1];
+  if (!token) throw new Error('the console page carries no token');
+  return token;
+}
+
+/** A request to the console's API as its page makes one (with the page's token). */
+export async function consoleApi(
+  server: { origin: string },
+  path: string,
+  init: RequestInit = {},
+): Promise<Response> {
+  return fetch(`${server.origin}/_console/api/${path}`, {
+    ...init,
+    headers: {
+      'content-type': 'application/json',
+      'x-console-token': await consoleToken(server),
+      ...init.headers,
+    },
+  });
+}
