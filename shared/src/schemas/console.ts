@@ -52,6 +52,8 @@ export interface ConsoleTaskEvent {
   created_at: string;
   from_list_id?: string;
   to_list_id?: string;
+  /** task.updated: the Task fields it changed (the keys of its `previous_attributes`). */
+  changed?: string[];
 }
 
 /** `/tasks/{id}`. */
