@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTime, NonEmptyString, openEnum } from '../common.ts';
+import { DateTime, NameString, openEnum } from '../common.ts';
 import { Scope } from '../scopes.ts';
 import { KEY_TYPES } from './me.ts';
 
@@ -27,7 +27,7 @@ export const CreatedApiKey = ApiKey.extend({
 export type CreatedApiKey = z.infer<typeof CreatedApiKey>;
 
 export const CreateApiKeyRequest = z.strictObject({
-  name: NonEmptyString,
+  name: NameString,
   type: z.enum(KEY_TYPES).default('v2'),
   /**
    * Either kind of key. Omitted: every scope but the opt-in ones (`email.send`, `drafts.delete`), which

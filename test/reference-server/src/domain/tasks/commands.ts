@@ -14,6 +14,7 @@ import type {
   UpdateTaskRequest,
   V1CreateFromEmailRequest,
 } from '@threadwork/shared/schemas';
+import { MAX_TITLE_LENGTH } from '@threadwork/shared/schemas';
 import type { CompiledQuery } from 'kysely';
 import { type Executor, isShared, raceLost } from '../../db/database.ts';
 import { prepareInsert, prepareQuery } from '../../db/prepared.ts';
@@ -36,6 +37,20 @@ import { record } from './record.ts';
 import { firstThreadColumns, placeOf, requireTask, type TaskDetails, toTask, utc, viewOf } from './view.ts';
 
 const SALES_BOARD = 'sales';
+
+/**
+ * A task's title taken from a thread's subject: mail may carry a subject of any length, a title holds at
+ * most MAX_TITLE_LENGTH characters, so a longer one is cut there (never inside a surrogate pair), as the
+ * extension cuts the subject it prefills (docs/errors.md#lengths).
+ */
+function titleOfSubject(subject: string | null): string {
+  if (subject === null) return '(no subject)';
+  if (subject.length <= MAX_TITLE_LENGTH) return subject;
+  const end = /[\uD800-\uDBFF]/.test(subject[MAX_TITLE_LENGTH - 1]!)
+    ? MAX_TITLE_LENGTH - 1
+    : MAX_TITLE_LENGTH;
+  return subject.slice(0, end);
+}
 
 /** A thread of the user's connected mailbox (409 when it is not connected, 404 when absent). */
 async function requireThread(db: Executor, userId: string, threadId: string) {
@@ -95,7 +110,7 @@ export async function createTask(tx: Executor, userId: string, input: NewTask, n
   ) {
     throw notFound('message', input.message_id);
   }
-  const title = input.title ?? thread?.subject ?? '(no subject)';
+  const title = input.title ?? titleOfSubject(thread?.subject ?? null);
   const position = edge === null ? await landingPosition(tx, userId, list.id, input) : 0;
 
   const at = now.toISOString();
