@@ -11,6 +11,7 @@ import {
 } from '@threadwork/shared/schemas';
 import { z } from 'zod';
 import { type Executor, isShared, type Locking, perStatement } from '../db/database.ts';
+import { prepareQuery, textParam } from '../db/prepared.ts';
 import type { CustomFieldsTable } from '../db/schema.ts';
 import { requireBoard } from './access.ts';
 import { invalidField, notFound, ServiceError } from './errors.ts';
@@ -107,6 +108,29 @@ export async function boardFields(db: Executor, boardId: string): Promise<Map<st
   return (await boardFieldsOfTask(db, boardId)).fields;
 }
 
+// Prepared (db/prepared.ts): the task PATCH reads them on every change of custom values.
+const selectBoardFields = prepareQuery((db: Executor, boardId: string) =>
+  db
+    .selectFrom('custom_fields')
+    .select(FIELD_COLUMNS)
+    .where('board_id', '=', textParam(boardId))
+    .orderBy('position')
+    .orderBy('id'),
+);
+const selectBoardFieldsWithValues = prepareQuery((db: Executor, boardId: string, taskId: string) =>
+  db
+    .selectFrom('custom_fields')
+    .leftJoin('task_custom_values', (join) =>
+      join
+        .onRef('task_custom_values.field_id', '=', 'custom_fields.id')
+        .on('task_custom_values.task_id', '=', textParam(taskId)),
+    )
+    .select([...FIELD_COLUMNS, 'task_custom_values.value'])
+    .where('board_id', '=', textParam(boardId))
+    .orderBy('position')
+    .orderBy('id'),
+);
+
 /**
  * Every field of a board (as `boardFields`) and, with `taskId`, that task's stored values by field id
  * (JSON text), read with the fields in the same query: a PATCH compares what it sets with what the task
@@ -117,23 +141,10 @@ export async function boardFieldsOfTask(
   boardId: string,
   taskId?: string,
 ): Promise<{ fields: Map<string, FieldRecord>; values: Map<string, string> }> {
-  const query = db
-    .selectFrom('custom_fields')
-    .select(FIELD_COLUMNS.map((column) => `custom_fields.${column}` as const))
-    .where('custom_fields.board_id', '=', boardId)
-    .orderBy('custom_fields.position')
-    .orderBy('custom_fields.id');
   const rows: (FieldRow & { value?: string | null })[] =
     taskId === undefined
-      ? await query.execute()
-      : await query
-          .leftJoin('task_custom_values', (join) =>
-            join
-              .onRef('task_custom_values.field_id', '=', 'custom_fields.id')
-              .on('task_custom_values.task_id', '=', taskId),
-          )
-          .select('task_custom_values.value')
-          .execute();
+      ? await selectBoardFields.execute(db, boardId)
+      : await selectBoardFieldsWithValues.execute(db, boardId, taskId);
   const fields = await withOptions(db, rows);
   const values = new Map<string, string>();
   for (const row of rows) if (row.value != null) values.set(row.id, row.value);
