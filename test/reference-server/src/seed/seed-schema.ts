@@ -1,7 +1,6 @@
 // The seed file format (docs/reference-server.md). Objects are strict (an unknown key is an error naming its path);
 // a field left out takes its empty value (null, [], false, shade `none`).
 import {
-  atMost,
   BOARD_TYPES,
   boundedString,
   ContentType,
@@ -25,7 +24,7 @@ const Id = z.string().min(1);
 const nullableString = z.string().nullable().default(null);
 // Names and titles are held to the API's limits (docs/errors.md#lengths): a seed makes the same objects the
 // API does, and every client relies on those limits (a card, a key's row), whichever way a value came in.
-const Name = z.string().min(1).max(MAX_NAME_LENGTH, atMost(MAX_NAME_LENGTH));
+const Name = boundedString(MAX_NAME_LENGTH).min(1);
 const nullableName = boundedString(MAX_NAME_LENGTH).nullable().default(null);
 const nullableDateTime = DateTime.nullable().default(null);
 const InfoEntry = z.strictObject({ type: z.string(), value: z.string() });
@@ -71,7 +70,7 @@ const SeedBoard = z.strictObject({
 const SeedTask = z.strictObject({
   id: Id,
   list_id: Id,
-  title: z.string().min(1).max(MAX_TITLE_LENGTH, atMost(MAX_TITLE_LENGTH)),
+  title: boundedString(MAX_TITLE_LENGTH).min(1),
   content_type: ContentType.default('task'),
   notes: boundedString(MAX_NOTES_LENGTH).nullable().default(null),
   shade: Shade.default('none'),

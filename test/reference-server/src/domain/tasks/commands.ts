@@ -1,20 +1,20 @@
 // Task commands: how each task is created, changed, completed, assigned, moved, reordered, linked to
 // threads, archived and deleted, for v1 and v2 alike. Each takes the transaction it runs in
 // (`runInTransaction`), checks the task against the access rule (404 / 402) and records its event.
-import type {
-  CreateTaskRequest,
-  Deleted,
-  LinkThreadRequest,
-  LinkThreadResult,
-  MoveTaskRequest,
-  PreviousAttributes,
-  ReorderResult,
-  ReorderTaskRequest,
-  Task,
-  UpdateTaskRequest,
-  V1CreateFromEmailRequest,
+import {
+  type CreateTaskRequest,
+  type Deleted,
+  type LinkThreadRequest,
+  type LinkThreadResult,
+  MAX_TITLE_LENGTH,
+  type MoveTaskRequest,
+  type PreviousAttributes,
+  type ReorderResult,
+  type ReorderTaskRequest,
+  type Task,
+  type UpdateTaskRequest,
+  type V1CreateFromEmailRequest,
 } from '@threadwork/shared/schemas';
-import { MAX_TITLE_LENGTH } from '@threadwork/shared/schemas';
 import type { CompiledQuery } from 'kysely';
 import { type Executor, isShared, raceLost } from '../../db/database.ts';
 import { prepareInsert, prepareQuery } from '../../db/prepared.ts';
