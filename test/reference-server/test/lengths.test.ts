@@ -6,8 +6,10 @@ import { MAX_NAME_LENGTH, MAX_NOTES_LENGTH, MAX_TITLE_LENGTH } from '@threadwork
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeedInput } from '../src/index.ts';
 import { startServer } from '../src/server.ts';
+import { consoleApi } from './helpers/console-api.ts';
 import { freshDatabase } from './helpers/database.ts';
 import {
+  type Answer,
   inboundMessage,
   offlineResolver,
   type ResponseBody,
@@ -24,7 +26,7 @@ interface Case {
   /** What is tried, e.g. `POST /v2/tasks title`. */
   name: string;
   /** The request with `value` at the field; answers the response. */
-  send: (value: string) => Promise<Response>;
+  send: (value: string) => Promise<Answer>;
   /** The field's path in a validation error's details. */
   path: string;
   limit: number;
@@ -62,13 +64,11 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const v2 = (method: string, path: string, body: unknown) => server.v2(path, { method, body });
-const consoleApi = (path: string, body: unknown) =>
-  fetch(`${origin}/_console/api/${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
+const v2 = async (method: string, path: string, body: unknown) =>
+  readAnswer(await server.v2(path, { method, body }));
+const v1 = async (path: string, body: unknown) =>
+  readAnswer(await server.v1(path, { method: 'POST', token, body }));
+const consolePost = (path: string, body: unknown) => consoleApi(origin, path, { method: 'POST', body });
 
 const TITLE = MAX_TITLE_LENGTH;
 const NAME = MAX_NAME_LENGTH;
@@ -197,29 +197,28 @@ const cases: Case[] = [
   },
   {
     name: 'POST /api/v1/items title',
-    send: (title) => server.v1('/items', { method: 'POST', token, body: { listId: 'lst_todo', title } }),
+    send: (title) => v1('/items', { listId: 'lst_todo', title }),
     path: 'title',
     limit: TITLE,
     kept: async (body) => (await readAnswer(await server.v2(`/tasks/${body.id}`))).body.data.title,
   },
   {
     name: 'POST /api/v1/items notes',
-    send: (notes) =>
-      server.v1('/items', { method: 'POST', token, body: { listId: 'lst_todo', title: 'v1', notes } }),
+    send: (notes) => v1('/items', { listId: 'lst_todo', title: 'v1', notes }),
     path: 'notes',
     limit: NOTES,
     kept: async (body) => (await readAnswer(await server.v2(`/tasks/${body.id}`))).body.data.notes,
   },
   {
     name: 'the console: a new task’s title',
-    send: (title) => consoleApi('tasks', { list_id: 'lst_todo', title }),
+    send: (title) => consolePost('tasks', { list_id: 'lst_todo', title }),
     path: 'title',
     limit: TITLE,
     kept: (body) => body.data.title,
   },
   {
     name: 'the console: a new key’s name',
-    send: (name) => consoleApi('keys', { name, type: 'v2', scopes: ['boards.read'] }),
+    send: (name) => consolePost('keys', { name, type: 'v2', scopes: ['boards.read'] }),
     path: 'name',
     limit: NAME,
     kept: (body) => body.data.name,
@@ -230,11 +229,11 @@ describe('a value at the limit is kept whole; one character more is a 400 naming
   it.each(cases)('$name', async ({ send, path, limit, kept }) => {
     // An accented letter: one character in every count (a code unit, a code point, a grapheme).
     const atLimit = text(limit, 'é');
-    const accepted = await readAnswer(await send(atLimit));
+    const accepted = await send(atLimit);
     expect(accepted.status).toBe(200);
     expect(await kept(accepted.body)).toBe(atLimit);
 
-    const refused = await readAnswer(await send(text(limit + 1)));
+    const refused = await send(text(limit + 1));
     expect(refused.status).toBe(400);
     const message = `at most ${limit.toLocaleString('en-US')} characters`;
     expect(refused.body.error).toMatchObject({
@@ -247,11 +246,7 @@ describe('a value at the limit is kept whole; one character more is a 400 naming
   it('writes nothing when a title is too long', async () => {
     const before = (await readAnswer(await server.v2('/tasks?list_id=lst_done&limit=200'))).body.data.length;
     expect((await v2('POST', '/tasks', { list_id: 'lst_done', title: text(TITLE + 1) })).status).toBe(400);
-    const item = await server.v1('/items', {
-      method: 'POST',
-      token,
-      body: { listId: 'lst_done', title: 'Short', notes: text(NOTES + 1) },
-    });
+    const item = await v1('/items', { listId: 'lst_done', title: 'Short', notes: text(NOTES + 1) });
     expect(item.status).toBe(400);
     const after = (await readAnswer(await server.v2('/tasks?list_id=lst_done&limit=200'))).body.data.length;
     expect(after).toBe(before);
@@ -260,7 +255,7 @@ describe('a value at the limit is kept whole; one character more is a 400 naming
   it('counts a title as sent, and stores it trimmed', async () => {
     const padded = (length: number) =>
       v2('POST', '/tasks', { list_id: 'lst_todo', title: ` ${text(length)} ` });
-    const fits = await readAnswer(await padded(TITLE - 2));
+    const fits = await padded(TITLE - 2);
     expect(fits.status).toBe(200);
     expect(fits.body.data.title).toBe(text(TITLE - 2));
     expect((await padded(TITLE - 1)).status).toBe(400);
@@ -279,9 +274,7 @@ describe('a title taken from a thread’s subject', () => {
         message: { from: { email: 'long@talker.test', name: null }, subject, body_text: 'Long subject.' },
       });
       expect(arrived.status).toBe(200);
-      const created = await readAnswer(
-        await v2('POST', '/tasks', { list_id: 'lst_todo', thread_id: arrived.body.thread_id }),
-      );
+      const created = await v2('POST', '/tasks', { list_id: 'lst_todo', thread_id: arrived.body.thread_id });
       expect(created.status).toBe(200);
       expect(created.body.data.title).toBe(expected);
       // The thread keeps its subject, and the task's first_thread shows it as it is.

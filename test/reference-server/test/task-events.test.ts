@@ -3,6 +3,7 @@
 // leaves the task's updated_at alone; task.updated says what changed in `previous_attributes`. And the Zap
 // that loops on nothing ("Task Updated → Set Task Color") fires once and stops.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { consoleApi as consoleApiOf } from './helpers/console-api.ts';
 import { readAnswer, readBody } from './helpers/server.ts';
 import { THREADS, tasksSeed } from './tasks-seed.ts';
 import {
@@ -40,14 +41,8 @@ async function startServerWithConsole() {
   const server = await startWebhookServer({ seed: tasksSeed, console: true, now: clock.now });
   const call = async (path: string, init: Parameters<WebhookTestServer['v2']>[1] = {}) =>
     readAnswer(await server.v2(path, init));
-  const consoleApi = async (path: string, init: { method?: string; body?: unknown } = {}) => {
-    const response = await fetch(`${server.origin}/_console/api/${path}`, {
-      method: init.method ?? 'GET',
-      headers: { 'content-type': 'application/json' },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    });
-    return readAnswer(response);
-  };
+  const consoleApi = (path: string, init: { method?: string; body?: unknown } = {}) =>
+    consoleApiOf(server.origin, path, init);
   return {
     server,
     clock,
