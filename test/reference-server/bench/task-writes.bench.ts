@@ -6,7 +6,8 @@
  * before it records its event (is it a change? which fields changed?) may cost at most 3 %. For context, a
  * PATCH that changes nothing (the shade the task has), which the baseline may still write and record. Beside
  * each throughput ratio, the ratio of the servers' own CPU time per request (Linux), which other work on the
- * machine disturbs far less.
+ * machine disturbs far less. On a branch behind main, `BENCH_BASELINE=$(git merge-base HEAD main)` measures
+ * the branch's own changes alone.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
