@@ -18,7 +18,7 @@ const repoRoot = new URL('../../../..', import.meta.url).pathname;
 const PACKAGES = ['shared', 'test/reference-server'];
 
 export interface Baseline {
-  /** The ref and the commit it named when unpacked. */
+  /** The ref (a full commit id shortened) and the commit it named when unpacked. */
   ref: string;
   commit: string;
   /** The baseline's reference-server package directory (run `src/cli.ts` from there). */
@@ -52,7 +52,7 @@ export function unpackBaseline(ref = process.env.BENCH_BASELINE ?? 'main'): Base
     lockfileDiffers = true;
   }
   return {
-    ref,
+    ref: /^[0-9a-f]{40}$/.test(ref) ? ref.slice(0, 7) : ref,
     commit,
     packageDir: join(dir, 'test', 'reference-server'),
     lockfileDiffers,
