@@ -68,7 +68,8 @@ const v2 = async (method: string, path: string, body: unknown) =>
   readAnswer(await server.v2(path, { method, body }));
 const v1 = async (path: string, body: unknown) =>
   readAnswer(await server.v1(path, { method: 'POST', token, body }));
-const consolePost = (path: string, body: unknown) => consoleApi(origin, path, { method: 'POST', body });
+const consolePost = async (path: string, body: unknown) =>
+  readAnswer(await consoleApi(server, path, { method: 'POST', body: JSON.stringify(body) }));
 
 const TITLE = MAX_TITLE_LENGTH;
 const NAME = MAX_NAME_LENGTH;

@@ -3,7 +3,7 @@
 // leaves the task's updated_at alone; task.updated says what changed in `previous_attributes`. And the Zap
 // that loops on nothing ("Task Updated → Set Task Color") fires once and stops.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { consoleApi as consoleApiOf } from './helpers/console-api.ts';
+import { consoleApi } from './helpers/console-api.ts';
 import { readAnswer, readBody } from './helpers/server.ts';
 import { THREADS, tasksSeed } from './tasks-seed.ts';
 import {
@@ -41,13 +41,18 @@ async function startServerWithConsole() {
   const server = await startWebhookServer({ seed: tasksSeed, console: true, now: clock.now });
   const call = async (path: string, init: Parameters<WebhookTestServer['v2']>[1] = {}) =>
     readAnswer(await server.v2(path, init));
-  const consoleApi = (path: string, init: { method?: string; body?: unknown } = {}) =>
-    consoleApiOf(server.origin, path, init);
+  const consoleCall = async (path: string, init: { method?: string; body?: unknown } = {}) =>
+    readAnswer(
+      await consoleApi(server, path, {
+        method: init.method ?? 'GET',
+        ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+      }),
+    );
   return {
     server,
     clock,
     call,
-    consoleApi,
+    consoleApi: consoleCall,
     patch: (id: string, body: unknown) => call(`/tasks/${id}`, { method: 'PATCH', body }),
     post: (path: string, body?: unknown) => call(path, { method: 'POST', body }),
     async newTask(title: string, listId = 'lst_todo'): Promise<string> {
@@ -57,7 +62,7 @@ async function startServerWithConsole() {
     },
     /** The task's recorded events, oldest first, as the console's task page lists them. */
     async recorded(taskId: string): Promise<Recorded[]> {
-      const view = await consoleApi(`tasks/${taskId}`);
+      const view = await consoleCall(`tasks/${taskId}`);
       expect(view.status).toBe(200);
       return (view.body.data.events as Recorded[]).map(({ type, changed }) =>
         changed ? { type, changed } : { type },

@@ -1,31 +1,25 @@
 // The console's API (`/_console/api/…`, docs/console.md) called as its own page calls it: with the page's
 // token sent back in `x-console-token` whenever the page the server serves carries one.
-import { type Answer, readAnswer } from './server.ts';
 
-const tokens = new Map<string, Promise<string | undefined>>();
-
-/** The token the console's page carries (`<meta name="console-token">`), read once per server. */
-function pageToken(origin: string): Promise<string | undefined> {
-  let token = tokens.get(origin);
-  if (token === undefined) {
-    token = fetch(`${origin}/`, { headers: { accept: 'text/html' } })
-      .then((page) => page.text())
-      .then((html) => /<meta name="console-token" content="([^"]+)">/.exec(html)?.[1]);
-    tokens.set(origin, token);
-  }
-  return token;
+/** The console page's token (`<meta name="console-token">`), when the page carries one. */
+export async function consoleToken(server: { origin: string }): Promise<string | undefined> {
+  const page = await fetch(`${server.origin}/`, { headers: { accept: 'text/html' } });
+  return /<meta name="console-token" content="([^"]+)">/.exec(await page.text())?.[1];
 }
 
+/** A request to the console's API as its page makes one (with the page's token, if any). */
 export async function consoleApi(
-  origin: string,
+  server: { origin: string },
   path: string,
-  init: { method?: string; body?: unknown } = {},
-): Promise<Answer> {
-  const token = await pageToken(origin);
-  const response = await fetch(`${origin}/_console/api/${path}`, {
-    method: init.method ?? 'GET',
-    headers: { 'content-type': 'application/json', ...(token ? { 'x-console-token': token } : {}) },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  init: RequestInit = {},
+): Promise<Response> {
+  const token = await consoleToken(server);
+  return fetch(`${server.origin}/_console/api/${path}`, {
+    ...init,
+    headers: {
+      'content-type': 'application/json',
+      ...(token === undefined ? {} : { 'x-console-token': token }),
+      ...init.headers,
+    },
   });
-  return readAnswer(response);
 }
