@@ -103,6 +103,22 @@ describe('known events', () => {
     );
   });
 
+  it('task.updated carries what changed, each field with its value before', () => {
+    const previous_attributes = {
+      shade: 'none',
+      custom_fields: [{ field_id: 'cf_prio', value: null }],
+      assignee: { name: 'Dan', email: 'dan@example.com' },
+    };
+    const body = event('task.updated', { task: task(), previous_attributes });
+    const parsed = parseOk(KnownWebhookEvent, body);
+    expect(parsed).toEqual(body);
+    if (parsed.type !== 'task.updated') throw new Error('parsed as another type');
+    expect(parsed.data.previous_attributes?.custom_fields).toEqual([{ field_id: 'cf_prio', value: null }]);
+    expect(issuePaths(event('task.updated', { task: task(), previous_attributes: { shade: 3 } }))).toContain(
+      'data.previous_attributes.shade',
+    );
+  });
+
   it('thread.reply_received carries the thread, the message without bodies and the linked tasks', () => {
     const body = event('thread.reply_received', replyData());
     expect(parseOk(WebhookEvent, body)).toEqual(body);

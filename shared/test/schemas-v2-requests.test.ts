@@ -1,6 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { z } from 'zod';
 import {
+  atMost,
+  ConsoleCreateKeyRequest,
+  ConsoleNewTaskRequest,
   CreateApiKeyRequest,
   CreateBoardRequest,
   CreateCompanyRequest,
@@ -14,6 +17,9 @@ import {
   LabelsRequest,
   LinkThreadRequest,
   ListTasksQuery,
+  MAX_NAME_LENGTH,
+  MAX_NOTES_LENGTH,
+  MAX_TITLE_LENGTH,
   MoveTaskRequest,
   PAGE_LIMIT_DEFAULT,
   PAGE_LIMIT_MAX,
@@ -32,6 +38,7 @@ import {
   UpdateListRequest,
   UpdateTaskRequest,
   UpdateWebhookRequest,
+  V1CreateItemRequest,
 } from '../src/schemas/index.ts';
 import { issuesOf, parseOk, rejectedPaths } from './schema-examples.ts';
 
@@ -590,4 +597,158 @@ describe('CreateApiKeyRequest', () => {
     ]);
     expect(rejectedPaths(CreateApiKeyRequest, { name: 'ci', scopes: [] })).toEqual(['scopes']);
   });
+});
+
+describe('lengths (docs/errors.md#lengths)', () => {
+  const over = (limit: number) => 'a'.repeat(limit + 1);
+  const at = (limit: number) => 'a'.repeat(limit);
+  const message = (limit: number) => `at most ${limit.toLocaleString('en-US')} characters`;
+
+  it('names the limit in the message, written as people read it', () => {
+    expect(atMost(1024)).toEqual({ message: 'at most 1,024 characters' });
+    expect(atMost(65_536)).toEqual({ message: 'at most 65,536 characters' });
+    expect(atMost(999)).toEqual({ message: 'at most 999 characters' });
+  });
+
+  it.each([
+    [
+      'CreateTaskRequest title',
+      CreateTaskRequest,
+      (v: string) => ({ list_id: 'lst_1', title: v }),
+      'title',
+      MAX_TITLE_LENGTH,
+    ],
+    [
+      'CreateTaskRequest notes',
+      CreateTaskRequest,
+      (v: string) => ({ list_id: 'lst_1', title: 't', notes: v }),
+      'notes',
+      MAX_NOTES_LENGTH,
+    ],
+    [
+      'V1CreateItemRequest title',
+      V1CreateItemRequest,
+      (v: string) => ({ listId: 'lst_1', title: v }),
+      'title',
+      MAX_TITLE_LENGTH,
+    ],
+    [
+      'V1CreateItemRequest notes',
+      V1CreateItemRequest,
+      (v: string) => ({ listId: 'lst_1', title: 't', notes: v }),
+      'notes',
+      MAX_NOTES_LENGTH,
+    ],
+    [
+      'ConsoleNewTaskRequest title',
+      ConsoleNewTaskRequest,
+      (v: string) => ({ list_id: 'lst_1', title: v }),
+      'title',
+      MAX_TITLE_LENGTH,
+    ],
+    [
+      'ConsoleCreateKeyRequest name',
+      ConsoleCreateKeyRequest,
+      (v: string) => ({ name: v, type: 'v2' }),
+      'name',
+      MAX_NAME_LENGTH,
+    ],
+    [
+      'CreateBoardRequest name',
+      CreateBoardRequest,
+      (v: string) => ({ team_id: 'team_1', name: v }),
+      'name',
+      MAX_NAME_LENGTH,
+    ],
+    ['UpdateBoardRequest name', UpdateBoardRequest, (v: string) => ({ name: v }), 'name', MAX_NAME_LENGTH],
+    ['CreateListRequest name', CreateListRequest, (v: string) => ({ name: v }), 'name', MAX_NAME_LENGTH],
+    ['UpdateListRequest name', UpdateListRequest, (v: string) => ({ name: v }), 'name', MAX_NAME_LENGTH],
+    [
+      'CreateCustomFieldRequest name',
+      CreateCustomFieldRequest,
+      (v: string) => ({ name: v, type: 'text' }),
+      'name',
+      MAX_NAME_LENGTH,
+    ],
+    [
+      'CreateCustomFieldRequest option',
+      CreateCustomFieldRequest,
+      (v: string) => ({ name: 'n', type: 'tag', options: [{ label: v }] }),
+      'options[0].label',
+      MAX_NAME_LENGTH,
+    ],
+    [
+      'UpdateCustomFieldRequest option',
+      UpdateCustomFieldRequest,
+      (v: string) => ({ options: [{ label: v }] }),
+      'options[0].label',
+      MAX_NAME_LENGTH,
+    ],
+    ['CreateApiKeyRequest name', CreateApiKeyRequest, (v: string) => ({ name: v }), 'name', MAX_NAME_LENGTH],
+    [
+      'CreateContactRequest name',
+      CreateContactRequest,
+      (v: string) => ({ team_id: 'team_1', name: v }),
+      'name',
+      MAX_NAME_LENGTH,
+    ],
+    [
+      'CreateContactRequest first_name',
+      CreateContactRequest,
+      (v: string) => ({ team_id: 'team_1', name: 'n', first_name: v }),
+      'first_name',
+      MAX_NAME_LENGTH,
+    ],
+    [
+      'UpdateContactRequest last_name',
+      UpdateContactRequest,
+      (v: string) => ({ last_name: v }),
+      'last_name',
+      MAX_NAME_LENGTH,
+    ],
+    [
+      'CreateCompanyRequest name',
+      CreateCompanyRequest,
+      (v: string) => ({ team_id: 'team_1', name: v }),
+      'name',
+      MAX_NAME_LENGTH,
+    ],
+    [
+      'UpdateCompanyRequest name',
+      UpdateCompanyRequest,
+      (v: string) => ({ name: v }),
+      'name',
+      MAX_NAME_LENGTH,
+    ],
+    [
+      'CreateDraftRequest subject',
+      CreateDraftRequest,
+      (v: string) => ({ body: 'b', subject: v }),
+      'subject',
+      MAX_NAME_LENGTH,
+    ],
+    [
+      'CreateNewDraftRequest subject',
+      CreateNewDraftRequest,
+      (v: string) => ({ to: ['a@b.test'], subject: v, body: 'b' }),
+      'subject',
+      MAX_NAME_LENGTH,
+    ],
+    [
+      'SendEmailRequest subject',
+      SendEmailRequest,
+      (v: string) => ({ to: ['a@b.test'], subject: v, body: 'b' }),
+      'subject',
+      MAX_NAME_LENGTH,
+    ],
+  ] as const)(
+    '%s: at the limit accepted, one more refused naming the limit',
+    (_, schema, body, path, limit) => {
+      parseOk(schema as z.ZodType, body(at(limit)));
+      const issues = issuesOf(schema as z.ZodType, body(over(limit)));
+      expect(
+        issues.map((issue) => [issue.path.join('.').replace(/\.(\d+)\./g, '[$1].'), issue.message]),
+      ).toEqual([[path, message(limit)]]);
+    },
+  );
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_NAME_LENGTH, MAX_NOTES_LENGTH, MAX_TITLE_LENGTH } from './limits.ts';
 
 /**
  * Building blocks shared by every resource. Responses are parsed tolerantly (the API evolves additively:
@@ -32,8 +33,37 @@ export function prefixedId(prefix: string) {
 /** Raw mailbox ids (threads, messages) are lowercase hex, as the provider gives them. */
 export const HexId = z.string().regex(/^[0-9a-f]{6,32}$/i, { message: 'must be a hex mailbox id' });
 
-/** A non-empty string after trimming: names and titles. */
-export const NonEmptyString = z.string().trim().min(1, { message: 'must not be empty' });
+const NOT_EMPTY = { message: 'must not be empty' };
+
+/** A non-empty string after trimming. */
+export const NonEmptyString = z.string().trim().min(1, NOT_EMPTY);
+
+/** The message of a length limit, the limit written as people read it: `at most 1,024 characters`. */
+export function atMost(limit: number): { message: string } {
+  return { message: `at most ${String(limit).replace(/\B(?=(\d{3})+$)/g, ',')} characters` };
+}
+
+/**
+ * A string of at most `limit` characters (UTF-16 code units, as JavaScript counts them) as sent, longer
+ * ones refused with a message naming the limit (docs/errors.md#lengths).
+ */
+export function boundedString(limit: number) {
+  return z.string().max(limit, atMost(limit));
+}
+
+/** Non-empty after trimming, and at most `limit` characters as sent (what the OpenAPI maxLength says). */
+function boundedNonEmptyString(limit: number) {
+  return boundedString(limit).trim().min(1, NOT_EMPTY);
+}
+
+/** A task title: non-empty, at most MAX_TITLE_LENGTH characters. */
+export const TitleString = boundedNonEmptyString(MAX_TITLE_LENGTH);
+
+/** A name (board, list, custom field, option, label, key, contact, company): non-empty, at most MAX_NAME_LENGTH. */
+export const NameString = boundedNonEmptyString(MAX_NAME_LENGTH);
+
+/** Task notes: at most MAX_NOTES_LENGTH characters. */
+export const NotesString = boundedString(MAX_NOTES_LENGTH);
 
 export const PaginationMeta = z.looseObject({
   next_cursor: z.string().nullable(),

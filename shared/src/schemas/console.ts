@@ -3,7 +3,7 @@
 // has the operation. The browser imports only the types (no zod in its bundle); the server validates
 // every request with these schemas.
 import { z } from 'zod';
-import { NonEmptyString } from './common.ts';
+import { NameString, NonEmptyString, TitleString } from './common.ts';
 import { Scope } from './scopes.ts';
 import type { CustomField } from './v2/custom-fields.ts';
 import type { EmailLabel, EmailThread, LinkedTask } from './v2/email.ts';
@@ -52,6 +52,8 @@ export interface ConsoleTaskEvent {
   created_at: string;
   from_list_id?: string;
   to_list_id?: string;
+  /** task.updated: the Task fields it changed (the keys of its `previous_attributes`). */
+  changed?: string[];
 }
 
 /** `/tasks/{id}`. */
@@ -142,7 +144,7 @@ export interface ConsoleKeys {
 // Requests
 
 /** Add a task to a list (the title input on each list). */
-export const ConsoleNewTaskRequest = z.strictObject({ list_id: z.string().min(1), title: NonEmptyString });
+export const ConsoleNewTaskRequest = z.strictObject({ list_id: z.string().min(1), title: TitleString });
 export type ConsoleNewTaskRequest = z.infer<typeof ConsoleNewTaskRequest>;
 
 /** Complete or reopen a task. */
@@ -158,7 +160,7 @@ export type ConsoleInboundRequest = z.infer<typeof ConsoleInboundRequest>;
 
 /** Create a key: any scopes, opt-in ones included (the console is the user). */
 export const ConsoleCreateKeyRequest = z.strictObject({
-  name: NonEmptyString,
+  name: NameString,
   type: z.enum(['v2', 'legacy']),
   scopes: z.array(Scope).min(1).optional(),
 });

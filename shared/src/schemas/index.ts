@@ -1,6 +1,7 @@
 export * from './common.ts';
 export * from './console.ts';
 export * from './errors.ts';
+export * from './limits.ts';
 export * from './scopes.ts';
 export * from './v1/index.ts';
 export * from './v2/analysis.ts';

@@ -65,7 +65,14 @@ describe('recording events inside a transaction', () => {
       const task = await getTask(tx, 'usr_ada', 'tsk_1');
       await recordTaskEvent(
         tx,
-        { kind: 'updated', task, item: toV1Item(task), boardId: 'brd_acme', listId: 'lst_todo' },
+        {
+          kind: 'updated',
+          task,
+          item: toV1Item(task),
+          boardId: 'brd_acme',
+          listId: 'lst_todo',
+          previous: { shade: 'red' },
+        },
         ctx.now(),
       );
       if (fail) throw new Error('the change failed after its event was recorded');

@@ -123,7 +123,10 @@ describe('events', () => {
     const both = await lastEvent(tasks.both.id);
     expect(both.type).toBe('task.updated');
     expect((both.data.task as Task).custom_fields).toEqual([{ field_id: field.id, value: [sweet] }]);
-    expect(both.data).toEqual({ task: await getTask(handle.db, ada, tasks.both.id) });
+    expect(both.data).toEqual({
+      task: await getTask(handle.db, ada, tasks.both.id),
+      previous_attributes: { custom_fields: [{ field_id: field.id, value: [sweet, sour] }] },
+    });
     const sourOnly = await lastEvent(tasks.sourOnly.id);
     expect((sourOnly.data.task as Task).custom_fields).toEqual([]);
     expect((await eventsOf(tasks.sweetOnly.id)).map((event) => event.type)).toEqual([

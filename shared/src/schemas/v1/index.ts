@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTime, HexId, NonEmptyString } from '../common.ts';
+import { DateTime, HexId, NotesString, TitleString } from '../common.ts';
 import { V1_ACTION_TARGETS, V1_ACTIONS, V1_OBJECTS } from '../values.ts';
 
 /**
@@ -82,8 +82,8 @@ export type V1ListItemsQuery = z.infer<typeof V1ListItemsQuery>;
 
 export const V1CreateItemRequest = z.object({
   listId: z.string().min(1),
-  title: NonEmptyString,
-  notes: z.string().nullable().optional(),
+  title: TitleString,
+  notes: NotesString.nullable().optional(),
   dueDate: DateTime.nullable().optional(),
 });
 export type V1CreateItemRequest = z.infer<typeof V1CreateItemRequest>;

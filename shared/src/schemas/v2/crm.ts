@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { NonEmptyString, PaginationQuery } from '../common.ts';
+import { boundedString, NameString, NonEmptyString, PaginationQuery } from '../common.ts';
+import { MAX_NAME_LENGTH } from '../limits.ts';
 
 export const InfoEntry = z.looseObject({ type: z.string(), value: z.string() });
 export type InfoEntry = z.infer<typeof InfoEntry>;
@@ -30,9 +31,12 @@ export const Company = z.looseObject({
 });
 export type Company = z.infer<typeof Company>;
 
+/** A contact's first or last name: a part of a name, held to the same limit (it may be empty or null). */
+const NamePart = boundedString(MAX_NAME_LENGTH);
+
 const contactFields = {
-  first_name: z.string().nullable().optional(),
-  last_name: z.string().nullable().optional(),
+  first_name: NamePart.nullable().optional(),
+  last_name: NamePart.nullable().optional(),
   title: z.string().nullable().optional(),
   stage: z.string().nullable().optional(),
   source: z.string().nullable().optional(),
@@ -43,18 +47,18 @@ const contactFields = {
 /** With neither company_id nor company_name the organisation's default company is used. */
 export const CreateContactRequest = z.strictObject({
   team_id: z.string().min(1),
-  name: NonEmptyString,
+  name: NameString,
   type: z.string().min(1).default('general'),
   company_id: z.string().min(1).optional(),
   /** Find-or-create by name; ignored when company_id is given. */
-  company_name: NonEmptyString.optional(),
+  company_name: NameString.optional(),
   ...contactFields,
 });
 export type CreateContactRequest = z.infer<typeof CreateContactRequest>;
 
 export const UpdateContactRequest = z
   .strictObject({
-    name: NonEmptyString.optional(),
+    name: NameString.optional(),
     type: z.string().min(1).optional(),
     company_id: z.string().min(1).optional(),
     ...contactFields,
@@ -65,7 +69,7 @@ export const UpdateContactRequest = z
 export type UpdateContactRequest = z.infer<typeof UpdateContactRequest>;
 
 const companyFields = {
-  name: NonEmptyString.optional(),
+  name: NameString.optional(),
   type: z.string().nullable().optional(),
   stage: z.string().nullable().optional(),
   company_info: z.array(InfoEntryInput).optional(),

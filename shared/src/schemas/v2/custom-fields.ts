@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NonEmptyString, openEnum } from '../common.ts';
+import { NameString, openEnum } from '../common.ts';
 import { CUSTOM_FIELD_TYPES, OPTION_FIELD_TYPES } from '../values.ts';
 
 export { CUSTOM_FIELD_TYPES, OPTION_FIELD_TYPES };
@@ -36,11 +36,11 @@ export const CustomFieldValueInput = z.strictObject({
 });
 export type CustomFieldValueInput = z.infer<typeof CustomFieldValueInput>;
 
-const NewOption = z.strictObject({ label: NonEmptyString });
+const NewOption = z.strictObject({ label: NameString });
 
 export const CreateCustomFieldRequest = z
   .strictObject({
-    name: NonEmptyString,
+    name: NameString,
     type: CustomFieldType,
     options: z.array(NewOption).optional(),
     display_on_card: z.boolean().optional(),
@@ -66,8 +66,8 @@ export type CreateCustomFieldRequest = z.infer<typeof CreateCustomFieldRequest>;
 /** Options replace the set: an item with `id` keeps that option (relabelled), one without adds an option. */
 export const UpdateCustomFieldRequest = z
   .strictObject({
-    name: NonEmptyString.optional(),
-    options: z.array(z.strictObject({ id: z.string().min(1).optional(), label: NonEmptyString })).optional(),
+    name: NameString.optional(),
+    options: z.array(z.strictObject({ id: z.string().min(1).optional(), label: NameString })).optional(),
     display_on_card: z.boolean().optional(),
   })
   .refine((patch) => Object.values(patch).some((value) => value !== undefined), {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DateTime, HexId, NonEmptyString, openEnum, PaginationQuery } from '../common.ts';
+import { boundedString, DateTime, HexId, NonEmptyString, openEnum, PaginationQuery } from '../common.ts';
+import { MAX_NAME_LENGTH } from '../limits.ts';
 import { REPLY_MODES } from '../values.ts';
 
 export const EmailAddress = z.looseObject({
@@ -87,6 +88,8 @@ export type SentMessage = z.infer<typeof SentMessage>;
 
 const Address = z.email({ message: 'must be an email address' });
 const AddressList = z.array(Address);
+/** A draft's or a new message's subject: held to the name limit (docs/errors.md#lengths); it may be empty. */
+const Subject = boundedString(MAX_NAME_LENGTH);
 
 export const SearchThreadsQuery = PaginationQuery.extend({ q: z.string().default('') });
 export type SearchThreadsQuery = z.infer<typeof SearchThreadsQuery>;
@@ -98,14 +101,14 @@ export const CreateDraftRequest = z.strictObject({
   to: AddressList.optional(),
   cc: AddressList.optional(),
   bcc: AddressList.optional(),
-  subject: z.string().optional(),
+  subject: Subject.optional(),
   is_html: z.boolean().default(true),
 });
 export type CreateDraftRequest = z.infer<typeof CreateDraftRequest>;
 
 export const CreateNewDraftRequest = z.strictObject({
   to: AddressList.min(1, { message: 'at least one recipient is required' }),
-  subject: z.string(),
+  subject: Subject,
   body: z.string(),
   cc: AddressList.optional(),
   bcc: AddressList.optional(),

@@ -10,8 +10,28 @@ function event<const T extends string, D extends z.ZodType>(type: T, data: D) {
 
 const TaskData = z.looseObject({ task: Task });
 
+/**
+ * What a task.updated changed (Stripe's `previous_attributes`): each field of the Task that changed, with
+ * its value before; fields that did not change are absent. `custom_fields` lists only the custom fields
+ * that changed, each with its value before (null: it had none). A write that changes nothing records no
+ * event, so it is never empty (docs/webhooks.md).
+ */
+export const PreviousAttributes = Task.partial().meta({
+  description:
+    'Each Task field that changed, with its value before; `custom_fields` lists only the fields that ' +
+    'changed, each with its value before (null: it had none).',
+});
+export type PreviousAttributes = z.infer<typeof PreviousAttributes>;
+
 export const TaskCreatedEvent = event('task.created', TaskData);
-export const TaskUpdatedEvent = event('task.updated', TaskData);
+/**
+ * `previous_attributes` is always sent by this service; a receiver still parses an event without it (one
+ * recorded before it existed, or another server's).
+ */
+export const TaskUpdatedEvent = event(
+  'task.updated',
+  TaskData.extend({ previous_attributes: PreviousAttributes.optional() }),
+);
 export const TaskCompletedEvent = event('task.completed', TaskData);
 export const TaskUncompletedEvent = event('task.uncompleted', TaskData);
 export const TaskAssignedEvent = event('task.assigned', TaskData);

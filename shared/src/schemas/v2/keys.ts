@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTime, Deleted, NonEmptyString, openEnum } from '../common.ts';
+import { DateTime, Deleted, NameString, openEnum } from '../common.ts';
 import { Scope } from '../scopes.ts';
 import { KEY_TYPES } from './me.ts';
 
@@ -45,7 +45,7 @@ export const RevokedApiKey = Deleted.extend({ webhooks_disabled: Count, hooks_de
 export type RevokedApiKey = z.infer<typeof RevokedApiKey>;
 
 export const CreateApiKeyRequest = z.strictObject({
-  name: NonEmptyString,
+  name: NameString,
   type: z.enum(KEY_TYPES).default('v2'),
   /**
    * Either kind of key. Omitted: every scope but the opt-in ones (`email.send`, `drafts.delete`), which

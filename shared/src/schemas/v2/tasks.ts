@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { DateTime, HexId, NonEmptyString, openEnum, PaginationQuery, QueryBoolean } from '../common.ts';
+import {
+  DateTime,
+  HexId,
+  NotesString,
+  openEnum,
+  PaginationQuery,
+  QueryBoolean,
+  TitleString,
+} from '../common.ts';
 import { SHADES } from '../values.ts';
 import { CustomFieldValue, CustomFieldValueInput } from './custom-fields.ts';
 
@@ -59,8 +67,8 @@ export type Position = z.infer<typeof Position>;
 export const CreateTaskRequest = z
   .strictObject({
     list_id: z.string().min(1),
-    title: NonEmptyString.optional(),
-    notes: z.string().optional(),
+    title: TitleString.optional(),
+    notes: NotesString.optional(),
     due_at: DateTime.optional(),
     thread_id: HexId.optional(),
     archive: z.boolean().optional(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NonEmptyString, openEnum, prefixedId } from '../common.ts';
+import { NameString, openEnum, prefixedId } from '../common.ts';
 
 export const SUBSCRIPTION_STATUSES = [
   'active',
@@ -73,14 +73,14 @@ export type List = z.infer<typeof List>;
 
 export const CreateBoardRequest = z.strictObject({
   team_id: z.string().min(1),
-  name: NonEmptyString,
+  name: NameString,
 });
 export type CreateBoardRequest = z.infer<typeof CreateBoardRequest>;
 
-export const UpdateBoardRequest = z.strictObject({ name: NonEmptyString });
+export const UpdateBoardRequest = z.strictObject({ name: NameString });
 export type UpdateBoardRequest = z.infer<typeof UpdateBoardRequest>;
 
-export const CreateListRequest = z.strictObject({ name: NonEmptyString });
+export const CreateListRequest = z.strictObject({ name: NameString });
 export type CreateListRequest = z.infer<typeof CreateListRequest>;
 
 export const UpdateListRequest = CreateListRequest;

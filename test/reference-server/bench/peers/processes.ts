@@ -1,9 +1,12 @@
 /** Starting and stopping the servers a benchmark compares, each in its own process. */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 export interface RunningServer {
   origin: string;
+  /** The process id (to read its CPU time, see `cpuMs`). */
+  pid: number;
   /** Milliseconds from spawn to ready. */
   startupMs: number;
   stop(): Promise<void>;
@@ -58,7 +61,12 @@ export function startProcess(
       child.stderr?.off('data', onData);
       child.stdout?.resume();
       child.stderr?.resume();
-      resolve({ origin, startupMs: performance.now() - started, stop: () => stopProcess(child) });
+      resolve({
+        origin,
+        pid: child.pid ?? 0,
+        startupMs: performance.now() - started,
+        stop: () => stopProcess(child),
+      });
     };
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
@@ -95,4 +103,21 @@ export function stopProcess(child: ChildProcess): Promise<void> {
     });
     child.kill('SIGTERM');
   });
+}
+
+const CLOCK_TICKS_PER_S = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout) || 100;
+
+/**
+ * CPU time (user + system, every thread) a process has used so far, in ms, from Linux's /proc; undefined
+ * elsewhere. Steadier than throughput on a machine other work shares: it counts only this process's work.
+ */
+export function cpuMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_S;
+  } catch {
+    return undefined;
+  }
 }

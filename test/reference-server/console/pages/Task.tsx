@@ -124,7 +124,9 @@ export function TaskPage({ id }: { id: string }) {
             <ol class="events">
               {events.map((event) => (
                 <li key={event.id}>
-                  <code>{event.type}</code> <Time value={event.created_at} withTime />
+                  <code>{event.type}</code>
+                  {event.changed ? <span class="muted"> ({event.changed.join(', ')})</span> : null}{' '}
+                  <Time value={event.created_at} withTime />
                 </li>
               ))}
             </ol>

@@ -1,7 +1,13 @@
 // AI analysis of a mailbox thread: a deterministic classifier (no network, no model download) that
 // reads the thread's newest message, a cache of its answer per thread, and the AI-managed custom
 // fields it writes on the tasks linked to the thread. Rules and field mapping: docs/mailbox.md, "AI analysis".
-import { SENTIMENTS, THREAD_STATUSES, type ThreadAnalysis, URGENCIES } from '@threadwork/shared/schemas';
+import {
+  type CustomFieldValue,
+  SENTIMENTS,
+  THREAD_STATUSES,
+  type ThreadAnalysis,
+  URGENCIES,
+} from '@threadwork/shared/schemas';
 import type { Executor } from '../db/database.ts';
 import { boardFields } from './custom-fields.ts';
 import { invalidField, notFound } from './errors.ts';
@@ -245,7 +251,7 @@ async function writeAiFields(
     tx,
     linked.map((task) => task.id),
   );
-  const changed = new Set<string>();
+  const changed = new Map<string, CustomFieldValue[]>();
   const fieldsOfBoard = new Map<string, Awaited<ReturnType<typeof boardFields>>>();
   for (const [taskId, boardId] of boardOf) {
     let fields = fieldsOfBoard.get(boardId);
@@ -278,8 +284,9 @@ async function writeAiFields(
           .onConflict((conflict) => conflict.columns(['task_id', 'field_id']).doUpdateSet({ value }))
           .execute();
       }
-      changed.add(taskId);
+      const before = { field_id: field.id, value: current ? JSON.parse(current.value) : null };
+      changed.set(taskId, [...(changed.get(taskId) ?? []), before]);
     }
   }
-  if (changed.size > 0) await recordFieldValueChanges(tx, [...changed], now);
+  if (changed.size > 0) await recordFieldValueChanges(tx, changed, now);
 }

@@ -4,18 +4,20 @@ import {
   type CreateCustomFieldRequest,
   type CustomField,
   type CustomFieldType,
+  type CustomFieldValue,
   type CustomFieldValueInput,
   OPTION_FIELD_TYPES,
   type UpdateCustomFieldRequest,
 } from '@threadwork/shared/schemas';
 import { z } from 'zod';
 import { type Executor, isShared, type Locking, perStatement } from '../db/database.ts';
+import { prepareQuery, textParam } from '../db/prepared.ts';
 import type { CustomFieldsTable } from '../db/schema.ts';
 import { requireBoard } from './access.ts';
 import { invalidField, notFound, ServiceError } from './errors.ts';
 import { newId } from './ids.ts';
 import { type Page, type PageRequest, paginate } from './pagination.ts';
-import { recordFieldValueChanges } from './tasks/record.ts';
+import { type FieldValueChanges, recordFieldValueChanges } from './tasks/record.ts';
 
 /** Option types whose value holds at most one option id. */
 const SINGLE_OPTION_TYPES: ReadonlySet<string> = new Set(['select', 'status']);
@@ -101,15 +103,52 @@ export async function listBoardFields(
   return { items: fields.map(presentCustomField), pagination: result.pagination };
 }
 
-/** Every field of a board with its options, by id (no access check: the caller has done it). */
+/** Every field of a board with its options, by id in board order (no access check: the caller has done it). */
 export async function boardFields(db: Executor, boardId: string): Promise<Map<string, FieldRecord>> {
-  const rows = await db
+  return (await boardFieldsOfTask(db, boardId)).fields;
+}
+
+// Prepared (db/prepared.ts): the task PATCH reads them on every change of custom values.
+const selectBoardFields = prepareQuery((db: Executor, boardId: string) =>
+  db
     .selectFrom('custom_fields')
     .select(FIELD_COLUMNS)
-    .where('board_id', '=', boardId)
-    .execute();
+    .where('board_id', '=', textParam(boardId))
+    .orderBy('position')
+    .orderBy('id'),
+);
+const selectBoardFieldsWithValues = prepareQuery((db: Executor, boardId: string, taskId: string) =>
+  db
+    .selectFrom('custom_fields')
+    .leftJoin('task_custom_values', (join) =>
+      join
+        .onRef('task_custom_values.field_id', '=', 'custom_fields.id')
+        .on('task_custom_values.task_id', '=', textParam(taskId)),
+    )
+    .select([...FIELD_COLUMNS, 'task_custom_values.value'])
+    .where('board_id', '=', textParam(boardId))
+    .orderBy('position')
+    .orderBy('id'),
+);
+
+/**
+ * Every field of a board (as `boardFields`) and, with `taskId`, that task's stored values by field id
+ * (JSON text), read with the fields in the same query: a PATCH compares what it sets with what the task
+ * holds at no extra cost.
+ */
+export async function boardFieldsOfTask(
+  db: Executor,
+  boardId: string,
+  taskId?: string,
+): Promise<{ fields: Map<string, FieldRecord>; values: Map<string, string> }> {
+  const rows: (FieldRow & { value?: string | null })[] =
+    taskId === undefined
+      ? await selectBoardFields.execute(db, boardId)
+      : await selectBoardFieldsWithValues.execute(db, boardId, taskId);
   const fields = await withOptions(db, rows);
-  return new Map(fields.map((field) => [field.id, field]));
+  const values = new Map<string, string>();
+  for (const row of rows) if (row.value != null) values.set(row.id, row.value);
+  return { fields: new Map(fields.map((field) => [field.id, field])), values };
 }
 
 /**
@@ -225,7 +264,7 @@ export async function updateCustomField(
   }
 
   let options = field.options;
-  let changedTaskIds: string[] = [];
+  let changedValues: FieldValueChanges = new Map();
   if (patch.options !== undefined) {
     const current = new Set((field.options ?? []).map((option) => option.id));
     const kept = new Set<string>();
@@ -238,7 +277,7 @@ export async function updateCustomField(
       return { id: option.id, label: option.label };
     });
     const removed = [...current].filter((id) => !kept.has(id));
-    changedTaskIds = await replaceOptions(db, field.id, options, removed);
+    changedValues = await replaceOptions(db, field.id, options, removed);
   }
 
   const changes: { name?: string; display_on_card?: number } = {};
@@ -253,17 +292,17 @@ export async function updateCustomField(
     display_on_card: patch.display_on_card ?? field.display_on_card,
     options,
   });
-  await recordFieldValueChanges(db, changedTaskIds, now);
+  await recordFieldValueChanges(db, changedValues, now);
   return updated;
 }
 
-/** Answers the tasks whose value lost a removed option. */
+/** Answers the tasks whose value lost a removed option, each with its value before. */
 async function replaceOptions(
   db: Executor,
   fieldId: string,
   options: readonly { id: string; label: string }[],
   removed: readonly string[],
-): Promise<string[]> {
+): Promise<FieldValueChanges> {
   if (removed.length > 0) {
     await db
       .deleteFrom('custom_field_options')
@@ -284,7 +323,8 @@ async function replaceOptions(
       )
       .execute();
   }
-  if (removed.length === 0) return [];
+  const changed = new Map<string, CustomFieldValue[]>();
+  if (removed.length === 0) return changed;
 
   // Values holding a removed option lose it; a value left empty is cleared.
   const gone = new Set(removed);
@@ -298,6 +338,7 @@ async function replaceOptions(
   for (const row of values) {
     const value: unknown = JSON.parse(row.value);
     if (!Array.isArray(value) || !value.some((id) => gone.has(id))) continue;
+    changed.set(row.task_id, [{ field_id: fieldId, value }]);
     const rest = value.filter((id) => !gone.has(id));
     if (rest.length === 0) cleared.push(row.task_id);
     else rewritten.push({ task_id: row.task_id, field_id: fieldId, value: JSON.stringify(rest) });
@@ -310,7 +351,7 @@ async function replaceOptions(
       .execute();
   }
   await upsertValues(db, rewritten);
-  return [...cleared, ...rewritten.map((row) => row.task_id)];
+  return changed;
 }
 
 /** Writes many task values in as few statements as the parameter limit allows. */
@@ -334,6 +375,11 @@ export interface ValueChanges {
   set: { field_id: string; value: string }[];
   /** Fields whose value is cleared. */
   cleared: string[];
+  /**
+   * Each field that changes with its value before (null: it had none), in board order: what
+   * `previous_attributes.custom_fields` of task.updated lists (docs/webhooks.md).
+   */
+  previous: CustomFieldValue[];
 }
 
 const IsoDate = z.union([z.iso.date(), z.iso.datetime({ offset: true })]);
@@ -384,17 +430,34 @@ function assertIdsKnown(
 }
 
 /**
- * Checks the values a PATCH sends against the fields of the task's board and says what to write.
- * Every problem is reported at once, each with its path (`custom_fields[1].value`).
+ * Whether a value as stored (JSON text) is the value about to be stored: the same JSON, or for an option
+ * field the same options in any order (its value is a set; docs/webhooks.md, "What counts as a change").
+ */
+function sameValue(field: FieldRecord, stored: string, next: string): boolean {
+  if (stored === next) return true;
+  if (!isOptionType(field.type)) return JSON.stringify(JSON.parse(stored)) === next;
+  const before: unknown = JSON.parse(stored);
+  const after = JSON.parse(next) as string[];
+  if (!Array.isArray(before)) return false;
+  const held = new Set(before);
+  return held.size === after.length && after.every((id) => held.has(id));
+}
+
+/**
+ * Checks the values a PATCH sends against the fields of the task's board and says what to write:
+ * only what differs from `current` (the task's stored values, JSON text by field id), so that sending
+ * a value the task already holds, or clearing an empty field, writes nothing. Every problem is reported
+ * at once, each with its path (`custom_fields[1].value`).
  */
 export function checkFieldValues(
   fields: ReadonlyMap<string, FieldRecord>,
   values: readonly CustomFieldValueInput[],
+  current: ReadonlyMap<string, string>,
 ): ValueChanges {
   assertIdsKnown(fields, values);
   const problems: { path: string; message: string }[] = [];
   const seen = new Set<string>();
-  const changes: ValueChanges = { set: [], cleared: [] };
+  const changes: ValueChanges = { set: [], cleared: [], previous: [] };
   values.forEach((entry, index) => {
     const path = `custom_fields[${index}]`;
     const field = fields.get(entry.field_id) as FieldRecord;
@@ -411,8 +474,9 @@ export function checkFieldValues(
       return;
     }
     const value = entry.value;
+    const held = current.get(field.id);
     if (value === null || (Array.isArray(value) && value.length === 0)) {
-      changes.cleared.push(field.id);
+      if (held !== undefined) changes.cleared.push(field.id);
       return;
     }
     const problem = valueProblem(field, value);
@@ -420,12 +484,20 @@ export function checkFieldValues(
       problems.push({ path: `${path}.value`, message: problem });
       return;
     }
-    const stored = Array.isArray(value) ? [...new Set(value)] : value;
-    changes.set.push({ field_id: field.id, value: JSON.stringify(stored) });
+    const stored = JSON.stringify(Array.isArray(value) ? [...new Set(value)] : value);
+    if (held === undefined || !sameValue(field, held, stored)) {
+      changes.set.push({ field_id: field.id, value: stored });
+    }
   });
   if (problems.length > 0) {
     const summary = problems.map((problem) => `${problem.path}: ${problem.message}`).join('; ');
     throw new ServiceError('validation_error', `invalid custom_fields: ${summary}`, problems);
+  }
+  const changed = new Set([...changes.cleared, ...changes.set.map((change) => change.field_id)]);
+  for (const fieldId of fields.keys()) {
+    if (!changed.has(fieldId)) continue;
+    const held = current.get(fieldId);
+    changes.previous.push({ field_id: fieldId, value: held === undefined ? null : JSON.parse(held) });
   }
   return changes;
 }

@@ -2,11 +2,15 @@
 // a field left out takes its empty value (null, [], false, shade `none`).
 import {
   BOARD_TYPES,
+  boundedString,
   ContentType,
   CustomFieldType,
   CustomFieldValueInput,
   DateTime,
   MAILBOX_REASONS,
+  MAX_NAME_LENGTH,
+  MAX_NOTES_LENGTH,
+  MAX_TITLE_LENGTH,
   OPTION_FIELD_TYPES,
   Scope,
   Shade,
@@ -18,6 +22,10 @@ import { SYSTEM_LABEL_IDS } from '../domain/system-labels.ts';
 
 const Id = z.string().min(1);
 const nullableString = z.string().nullable().default(null);
+// Names and titles are held to the API's limits (docs/errors.md#lengths): a seed makes the same objects the
+// API does, and every client relies on those limits (a card, a key's row), whichever way a value came in.
+const Name = boundedString(MAX_NAME_LENGTH).min(1);
+const nullableName = boundedString(MAX_NAME_LENGTH).nullable().default(null);
 const nullableDateTime = DateTime.nullable().default(null);
 const InfoEntry = z.strictObject({ type: z.string(), value: z.string() });
 const Address = z.strictObject({ email: z.string().min(1), name: nullableString });
@@ -25,24 +33,24 @@ const Address = z.strictObject({ email: z.string().min(1), name: nullableString 
 const SeedUser = z.strictObject({
   id: Id,
   email: z.string().min(1),
-  display_name: nullableString,
+  display_name: nullableName,
 });
 
 const SeedTeam = z.strictObject({
   id: Id,
-  name: z.string().min(1),
+  name: Name,
   members: z.array(Id).default([]),
   subscription: z.strictObject({ plan: nullableString, status: SubscriptionStatus }).nullable().default(null),
 });
 
 const SeedCustomField = z.strictObject({
   id: Id,
-  name: z.string().min(1),
+  name: Name,
   type: CustomFieldType,
   ai: z.boolean().default(false),
   display_on_card: z.boolean().default(false),
   options: z
-    .array(z.strictObject({ id: Id, label: z.string().min(1) }))
+    .array(z.strictObject({ id: Id, label: Name }))
     .nullable()
     .default(null),
 });
@@ -51,20 +59,20 @@ const SeedBoard = z.strictObject({
   id: Id,
   team_id: Id.nullable().default(null),
   owner_id: Id.nullable().default(null),
-  name: z.string().min(1),
+  name: Name,
   /** Left out: `shared` for a team board, `private` for a personal one. */
   board_type: z.enum(BOARD_TYPES).optional(),
   template: nullableString,
-  lists: z.array(z.strictObject({ id: Id, name: z.string().min(1) })).default([]),
+  lists: z.array(z.strictObject({ id: Id, name: Name })).default([]),
   custom_fields: z.array(SeedCustomField).default([]),
 });
 
 const SeedTask = z.strictObject({
   id: Id,
   list_id: Id,
-  title: z.string().min(1),
+  title: boundedString(MAX_TITLE_LENGTH).min(1),
   content_type: ContentType.default('task'),
-  notes: nullableString,
+  notes: boundedString(MAX_NOTES_LENGTH).nullable().default(null),
   shade: Shade.default('none'),
   completed: z.boolean().default(false),
   due_at: nullableDateTime,
@@ -88,9 +96,9 @@ const SeedTask = z.strictObject({
 const SeedContact = z.strictObject({
   id: Id,
   team_id: Id,
-  name: nullableString,
-  first_name: nullableString,
-  last_name: nullableString,
+  name: nullableName,
+  first_name: nullableName,
+  last_name: nullableName,
   title: nullableString,
   type: nullableString,
   stage: nullableString,
@@ -103,7 +111,7 @@ const SeedContact = z.strictObject({
 const SeedCompany = z.strictObject({
   id: Id,
   team_id: Id,
-  name: nullableString,
+  name: nullableName,
   type: nullableString,
   stage: nullableString,
   company_info: z.array(InfoEntry).default([]),
@@ -129,7 +137,7 @@ const SeedMailbox = z.strictObject({
   provider_id: z.string().min(1).default('gmail'),
   email_address: z.string().min(1),
   state: z.enum(['connected', ...MAILBOX_REASONS]).default('connected'),
-  labels: z.array(z.strictObject({ id: Id, name: nullableString })).default([]),
+  labels: z.array(z.strictObject({ id: Id, name: nullableName })).default([]),
   threads: z.array(z.strictObject({ id: Id, messages: z.array(SeedMessage).default([]) })).default([]),
 });
 
@@ -141,7 +149,7 @@ const SeedApiKey = z.discriminatedUnion('type', [
     id: Id,
     user_id: Id,
     type: z.literal('legacy'),
-    name: z.string().min(1),
+    name: Name,
     api_key: z.string().min(1),
     api_secret: z.string().min(1),
     scopes: SeedKeyScopes,
@@ -150,7 +158,7 @@ const SeedApiKey = z.discriminatedUnion('type', [
     id: Id,
     user_id: Id,
     type: z.literal('v2'),
-    name: z.string().min(1),
+    name: Name,
     secret: z.string().min(1),
     scopes: SeedKeyScopes,
   }),

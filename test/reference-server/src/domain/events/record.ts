@@ -6,6 +6,7 @@ import {
   type EmailThread,
   type EventType,
   type LinkedTask,
+  type PreviousAttributes,
   type Task,
   V1_ACTION_TARGETS,
   type V1Action,
@@ -42,6 +43,8 @@ export interface TaskChange {
   listId: string;
   /** `moved` only: the list the task left. */
   fromListId?: string;
+  /** `updated` only: each field that changed, with its value before (`data.previous_attributes`). */
+  previous?: PreviousAttributes;
   /** The board's team (null for a personal board), when the caller knows it: saves a query. */
   teamId?: string | null;
 }
@@ -215,6 +218,12 @@ export async function recordTaskEvent(tx: Executor, change: TaskChange, at: Date
   if (change.kind === 'moved') {
     if (change.fromListId === undefined) throw new Error('a task.moved event needs fromListId');
     data = { task: change.task, from_list_id: change.fromListId, to_list_id: change.listId };
+  } else if (change.kind === 'updated') {
+    // An update that changed nothing records no event at all (docs/webhooks.md).
+    if (change.previous === undefined || Object.keys(change.previous).length === 0) {
+      throw new Error('a task.updated event needs what changed (previous)');
+    }
+    data = { task: change.task, previous_attributes: change.previous };
   }
   const listening = await listeners(tx);
   const v2 = listening.v2 ? await v2SubscriptionsFor(tx, type) : [];

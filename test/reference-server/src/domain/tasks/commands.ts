@@ -1,17 +1,19 @@
 // Task commands: how each task is created, changed, completed, assigned, moved, reordered, linked to
 // threads, archived and deleted, for v1 and v2 alike. Each takes the transaction it runs in
 // (`runInTransaction`), checks the task against the access rule (404 / 402) and records its event.
-import type {
-  CreateTaskRequest,
-  Deleted,
-  LinkThreadRequest,
-  LinkThreadResult,
-  MoveTaskRequest,
-  ReorderResult,
-  ReorderTaskRequest,
-  Task,
-  UpdateTaskRequest,
-  V1CreateFromEmailRequest,
+import {
+  type CreateTaskRequest,
+  type Deleted,
+  type LinkThreadRequest,
+  type LinkThreadResult,
+  MAX_TITLE_LENGTH,
+  type MoveTaskRequest,
+  type PreviousAttributes,
+  type ReorderResult,
+  type ReorderTaskRequest,
+  type Task,
+  type UpdateTaskRequest,
+  type V1CreateFromEmailRequest,
 } from '@threadwork/shared/schemas';
 import type { CompiledQuery } from 'kysely';
 import { type Executor, isShared, raceLost } from '../../db/database.ts';
@@ -19,7 +21,7 @@ import { prepareInsert, prepareQuery } from '../../db/prepared.ts';
 import type { TasksTable } from '../../db/schema.ts';
 import { requireList, requireListAhead } from '../access.ts';
 import { selectBoardMembers } from '../boards.ts';
-import { boardFields, checkFieldValues, upsertValues } from '../custom-fields.ts';
+import { boardFieldsOfTask, checkFieldValues, upsertValues } from '../custom-fields.ts';
 import { invalidField, notFound } from '../errors.ts';
 import { newId } from '../ids.ts';
 import { archiveThread, findThread, requireConnectedMailbox } from '../mailbox/index.ts';
@@ -35,6 +37,20 @@ import { record } from './record.ts';
 import { firstThreadColumns, placeOf, requireTask, type TaskDetails, toTask, utc, viewOf } from './view.ts';
 
 const SALES_BOARD = 'sales';
+
+/**
+ * A task's title taken from a thread's subject: mail may carry a subject of any length, a title holds at
+ * most MAX_TITLE_LENGTH characters, so a longer one is cut there (never inside a surrogate pair), as the
+ * extension cuts the subject it prefills (docs/errors.md#lengths).
+ */
+function titleOfSubject(subject: string | null): string {
+  if (subject === null) return '(no subject)';
+  if (subject.length <= MAX_TITLE_LENGTH) return subject;
+  const end = /[\uD800-\uDBFF]/.test(subject[MAX_TITLE_LENGTH - 1]!)
+    ? MAX_TITLE_LENGTH - 1
+    : MAX_TITLE_LENGTH;
+  return subject.slice(0, end);
+}
 
 /** A thread of the user's connected mailbox (409 when it is not connected, 404 when absent). */
 async function requireThread(db: Executor, userId: string, threadId: string) {
@@ -94,7 +110,7 @@ export async function createTask(tx: Executor, userId: string, input: NewTask, n
   ) {
     throw notFound('message', input.message_id);
   }
-  const title = input.title ?? thread?.subject ?? '(no subject)';
+  const title = input.title ?? titleOfSubject(thread?.subject ?? null);
   const position = edge === null ? await landingPosition(tx, userId, list.id, input) : 0;
 
   const at = now.toISOString();
@@ -194,7 +210,11 @@ const insertTaskAtBottom = insertTaskAtEdge('bottom');
 
 export type TaskPatch = UpdateTaskRequest;
 
-/** Shade and custom values. Answers the full updated Task; records task.updated. */
+/**
+ * Shade and custom values. Answers the full updated Task. Records task.updated with what changed
+ * (`previous_attributes`), compared with the task as read under its lock; a patch that changes nothing
+ * (the shade it has, values it holds, clearing an empty field) writes nothing and records no event.
+ */
 export async function updateTask(
   tx: Executor,
   userId: string,
@@ -203,8 +223,12 @@ export async function updateTask(
   now: Date,
 ): Promise<Task> {
   const row = await requireTask(tx, userId, taskId, 'lock');
+  const previous: PreviousAttributes = {};
+  const shade = row.shade || 'none';
+  if (patch.shade !== undefined && patch.shade !== shade) previous.shade = shade;
   if (patch.custom_fields !== undefined && patch.custom_fields.length > 0) {
-    const changes = checkFieldValues(await boardFields(tx, row.board_id), patch.custom_fields);
+    const { fields, values } = await boardFieldsOfTask(tx, row.board_id, row.id);
+    const changes = checkFieldValues(fields, patch.custom_fields, values);
     if (changes.cleared.length > 0) {
       await tx
         .deleteFrom('task_custom_values')
@@ -216,15 +240,13 @@ export async function updateTask(
       tx,
       changes.set.map((change) => ({ task_id: row.id, ...change })),
     );
+    if (changes.previous.length > 0) previous.custom_fields = changes.previous;
   }
-  const shade = patch.shade ?? row.shade;
-  await tx
-    .updateTable('tasks')
-    .set({ shade, updated_at: now.toISOString() })
-    .where('id', '=', row.id)
-    .execute();
-  const task = await viewOf(tx, { ...row, shade });
-  await record(tx, 'updated', task, row.team_id, now);
+  if (Object.keys(previous).length === 0) return viewOf(tx, row);
+  const changed = { shade: patch.shade ?? shade, updated_at: now.toISOString() };
+  await tx.updateTable('tasks').set(changed).where('id', '=', row.id).execute();
+  const task = await viewOf(tx, { ...row, shade: changed.shade });
+  await record(tx, 'updated', task, row.team_id, now, { previous });
   return task;
 }
 
@@ -326,7 +348,9 @@ export async function unassignTask(
     .where('id', '=', row.id)
     .execute();
   const task = await viewOf(tx, { ...row, assignee_id: null, assignee_name: null, assignee_email: null });
-  await record(tx, 'updated', task, row.team_id, now);
+  await record(tx, 'updated', task, row.team_id, now, {
+    previous: { assignee: { name: row.assignee_name, email: row.assignee_email } },
+  });
   return task;
 }
 
@@ -371,7 +395,7 @@ export async function moveTask(
   }
   await tx.updateTable('tasks').set(changes).where('id', '=', row.id).execute();
   const task = await viewOf(tx, { ...row, ...changes, ...placeOf(list) });
-  await record(tx, 'moved', task, list.board.team_id, now, row.list_id);
+  await record(tx, 'moved', task, list.board.team_id, now, { fromListId: row.list_id });
   return task;
 }
 
@@ -470,7 +494,12 @@ export async function linkThread(
   if (link.archive) await archiveThread(tx, userId, thread.threadId);
 
   const task = await viewOf(tx, { ...row, ...snapshot });
-  await record(tx, 'updated', task, row.team_id, now);
+  await record(tx, 'updated', task, row.team_id, now, {
+    previous: {
+      thread_ids: threadIds,
+      ...(task.first_thread && !hasFirstThread ? { first_thread: null } : {}),
+    },
+  });
   return { id: row.id, thread_ids: task.thread_ids };
 }
 

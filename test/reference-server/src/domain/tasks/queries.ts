@@ -27,6 +27,9 @@ export async function taskEvents(db: Executor, userId: string, taskId: string): 
       const data = JSON.parse(row.data) as { from_list_id?: string; to_list_id?: string };
       if (data.from_list_id) event.from_list_id = data.from_list_id;
       if (data.to_list_id) event.to_list_id = data.to_list_id;
+    } else if (row.type === 'task.updated') {
+      const data = JSON.parse(row.data) as { previous_attributes?: Record<string, unknown> };
+      if (data.previous_attributes) event.changed = Object.keys(data.previous_attributes);
     }
     return event;
   });

@@ -1,8 +1,14 @@
 // Task events: each task command records the event of its change, in the change's transaction.
-import type { Task } from '@threadwork/shared/schemas';
+import type { CustomFieldValue, PreviousAttributes, Task } from '@threadwork/shared/schemas';
 import { type Executor, perStatement } from '../../db/database.ts';
 import { recordTaskEvent, type TaskEventKind } from '../events/record.ts';
 import { selectPlacedTasks, toTasks, toV1Item } from './view.ts';
+
+/** What an event tells beside the task: `moved`, the list it left; `updated`, what changed (its values before). */
+export interface EventDetails {
+  fromListId?: string;
+  previous?: PreviousAttributes;
+}
 
 /** Records `kind` for the task as it now stands (the v2 Task and the v1 Item alike). */
 export async function record(
@@ -11,7 +17,7 @@ export async function record(
   task: Task,
   teamId: string | null,
   at: Date,
-  fromListId?: string,
+  details: EventDetails = {},
 ): Promise<void> {
   await recordTaskEvent(
     tx,
@@ -22,25 +28,33 @@ export async function record(
       boardId: task.board_id!,
       listId: task.list_id!,
       teamId,
-      ...(fromListId === undefined ? {} : { fromListId }),
+      ...details,
     },
     at,
   );
 }
 
+/** Per task whose custom values changed, the fields that did with their values before. */
+export type FieldValueChanges = ReadonlyMap<string, CustomFieldValue[]>;
+
 /**
- * Tasks whose custom values changed because their field did (an option removed, see
- * updateCustomField): each gets a new updated_at and records task.updated, as a PATCH would.
+ * Tasks whose custom values changed other than by a PATCH (an option removed, see updateCustomField;
+ * an AI field set, see analysis.ts): each gets a new updated_at and records task.updated, as a PATCH
+ * would. Only tasks whose values really changed may be given.
  */
 export async function recordFieldValueChanges(
   tx: Executor,
-  taskIds: readonly string[],
+  changes: FieldValueChanges,
   now: Date,
 ): Promise<void> {
-  for (const { rows: ids } of perStatement(taskIds)) {
+  for (const { rows: ids } of perStatement([...changes.keys()].sort())) {
     await tx.updateTable('tasks').set({ updated_at: now.toISOString() }).where('id', 'in', ids).execute();
     const rows = await selectPlacedTasks(tx).where('tasks.id', 'in', ids).orderBy('tasks.id').execute();
     const tasks = await toTasks(tx, rows);
-    for (const [index, row] of rows.entries()) await record(tx, 'updated', tasks[index]!, row.team_id, now);
+    for (const [index, row] of rows.entries()) {
+      await record(tx, 'updated', tasks[index]!, row.team_id, now, {
+        previous: { custom_fields: changes.get(row.id)! },
+      });
+    }
   }
 }

@@ -48,6 +48,7 @@ import {
   Meta,
   MoveTaskRequest,
   PaginationMeta,
+  PreviousAttributes,
   ReadStateRequest,
   ReorderResult,
   ReorderTaskRequest,
@@ -135,6 +136,13 @@ export const RESPONSE_COMPONENTS: readonly Named[] = [
   ['Assignee', Assignee, 'Who a task is assigned to.'],
   ['FirstThread', FirstThread, 'The first linked thread of a task.'],
   ['Task', Task, 'A work item; its position in its list is its priority.'],
+  [
+    'PreviousAttributes',
+    PreviousAttributes,
+    'What a task.updated changed (Stripe’s `previous_attributes`): each Task field that changed, with its ' +
+      'value before; `custom_fields` lists only the custom fields that changed, each with its value before ' +
+      '(null: it had none).',
+  ],
   ['ReorderResult', ReorderResult, 'Where a reordered task actually landed.'],
   ['LinkThreadResult', LinkThreadResult, 'Every thread id linked to the task.'],
   ['Deleted', Deleted, 'What a DELETE answers.'],
@@ -222,7 +230,14 @@ export const EVENTS: readonly (readonly [
   meaning: string,
 ])[] = [
   ['task.created', 'TaskCreatedEvent', TaskCreatedEvent, 'A task was created.'],
-  ['task.updated', 'TaskUpdatedEvent', TaskUpdatedEvent, 'A task’s shade or custom-field values changed.'],
+  [
+    'task.updated',
+    'TaskUpdatedEvent',
+    TaskUpdatedEvent,
+    'A task changed: its shade or custom-field values (a PATCH, a removed option, an AI analysis), its ' +
+      'assignee removed (v1), or a thread linked. `data.previous_attributes` (always sent) holds each field that changed ' +
+      'with its value before. A write that leaves every value as it was records no event.',
+  ],
   ['task.completed', 'TaskCompletedEvent', TaskCompletedEvent, 'A task was completed.'],
   ['task.uncompleted', 'TaskUncompletedEvent', TaskUncompletedEvent, 'A task was marked incomplete (v1).'],
   ['task.assigned', 'TaskAssignedEvent', TaskAssignedEvent, 'A task was assigned (v1).'],

@@ -60,4 +60,5 @@ export const MAILBOX: ErrorCode[] = ['mailbox_not_connected', 'mailbox_reauth_re
 
 export const TASK_DATA =
   'The task is answered whole, as GET /tasks/{id} would show it after the change. Writes record their v2 ' +
-  'events and v1 hook deliveries in the same transaction as the change.';
+  'events and v1 hook deliveries in the same transaction as the change; a write that leaves every value as ' +
+  'it was answers the same way and records none.';

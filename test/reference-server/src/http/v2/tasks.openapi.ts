@@ -37,7 +37,7 @@ export const TASKS_ROUTES: readonly RouteEntry[] = [
     summary: 'Create a task, plain or from a mailbox thread',
     description:
       'Sending `thread_id` also needs the scope email.metadata.read (a 403 naming it otherwise): the task is ' +
-      'built from the thread (title defaults to its subject), the thread is linked, and `archive: true` ' +
+      'built from the thread (title defaults to its subject, cut to 1,024 characters), the thread is linked, and `archive: true` ' +
       'takes it out of the Inbox. Placement: `after_task_id` wins over `position`; the default is the top of ' +
       'the list. ' +
       TASK_DATA,
