@@ -530,7 +530,7 @@ describe('dropdowns', () => {
     fail(402, 'subscription_required');
     expect(await run()).toContain('no active paid subscription');
     fail(403, 'insufficient_scope', { required_scopes: ['boards.read'] });
-    expect(await run()).toContain('"boards.read"');
+    expect(await run()).toContain('"See boards" permission (boards.read)');
     fail(409, 'mailbox_not_connected');
     expect(await run()).toContain('Connect your mailbox');
     fail(409, 'mailbox_reauth_required');

@@ -42,7 +42,7 @@ export default defineAction({
   // The v2 create takes no custom fields: they are set on the new task right after, under their own key.
   // They are read (and checked against the board) before anything is written.
   perform: async (context) => {
-    const { bundle, input, v2, idempotencyKey } = context;
+    const { bundle, input, v2, idempotencyKey, done } = context;
     await requireListOnBoard(context);
     const client = v2();
     const { values, read } = await customFieldValues(bundle, input, client, () => input.required('board_id'));
@@ -57,6 +57,7 @@ export default defineAction({
       { idempotencyKey: idempotencyKey() },
     );
     if (values.length === 0) return created;
+    done(`created the task "${created.title}" (${created.id}) without its custom field values`);
     const updated = await client.tasks.update(
       created.id,
       { custom_fields: values },
