@@ -176,6 +176,7 @@ export function zapierFetch(z: ZObject, run?: Run): typeof fetch {
       if (error instanceof Error && ZAPIER_ERRORS.has(error.name)) {
         throw new ThreadworkError({ message: error.message, code: 'zapier_error', cause: error });
       }
+
       record({ lost: neverSent(error) ? 'refused' : 'dropped' });
       throw error;
     }
