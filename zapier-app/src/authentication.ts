@@ -32,6 +32,33 @@ export async function exchangeCredentials(z: ZObject, bundle: Bundle): Promise<s
   }
 }
 
+/**
+ * A fresh token to turn a hook off with; undefined when the service refuses the connection's key. Revoking a
+ * key stops what it subscribed (the service deletes its v1 hooks and disables its v2 subscriptions), so a
+ * Zap whose key was revoked can still be turned off: there is nothing left to stop.
+ */
+export async function tokenToUnsubscribe(z: ZObject, bundle: Bundle): Promise<string | undefined> {
+  try {
+    return await exchangeCredentials(z, bundle);
+  } catch (error) {
+    if (error instanceof Error && error.name === 'AppError' && codeOf(error) === INVALID_CREDENTIALS) {
+      return undefined;
+    }
+    throw error;
+  }
+}
+
+const INVALID_CREDENTIALS = 'invalid_credentials';
+
+/** The code of a Zapier error (its message is the JSON of message, code and status). */
+function codeOf(error: Error): string | undefined {
+  try {
+    return (JSON.parse(error.message) as { code?: string }).code;
+  } catch {
+    return undefined;
+  }
+}
+
 async function exchange(z: ZObject, bundle: Bundle): Promise<string> {
   const origin = originOf(bundle);
   const problem = serviceUrlProblem(origin);
@@ -50,7 +77,7 @@ async function exchange(z: ZObject, bundle: Bundle): Promise<string> {
     return await legacy.getToken({ refresh: true });
   } catch (error) {
     if (isCredentialsRejection(error)) {
-      throw new z.errors.Error(revokedKeyMessage(origin), 'invalid_credentials', 401);
+      throw new z.errors.Error(revokedKeyMessage(origin), INVALID_CREDENTIALS, 401);
     }
     const throttled = zapierCause(error, THROTTLED);
     if (throttled !== undefined) throw throttled;

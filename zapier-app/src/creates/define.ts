@@ -6,7 +6,7 @@ import { type ErrorContext, withZapierErrors } from '../lib/errors.ts';
 import { DEDUPE_KEY, MAX_ONCE_ATTEMPTS, onceKey, runKey, spentKey } from '../lib/idempotency.ts';
 import { runOf } from '../lib/run.ts';
 import { dedupeKeyField, type InputField, Inputs, invalid } from './fields.ts';
-import { type OutputField, type Resource, task } from './resources.ts';
+import type { OutputField, Resource } from './resources.ts';
 import { withFieldLabels } from './task-output.ts';
 
 /**
@@ -149,9 +149,7 @@ function define<T, R>(
           for (let attempt = 0; ; attempt++) {
             try {
               const result = await perform(await contextOf(spec.key, z, bundle, attempt));
-              return spec.resource === (task as Resource<unknown>)
-                ? await labelled(z, bundle, result)
-                : result;
+              return spec.resource.labelsCustomFields === true ? await labelled(z, bundle, result) : result;
             } catch (error) {
               if (!once || attempt + 1 >= MAX_ONCE_ATTEMPTS || !spentKey(error)) throw error;
             }

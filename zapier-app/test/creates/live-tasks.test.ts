@@ -234,30 +234,71 @@ describe('board and list actions, live', () => {
 });
 
 describe('searches, live', () => {
-  it('find_task finds by title in a list, and on a whole board, exact title first', async () => {
+  it('find_task finds the exact title only, in a list or on a whole board; partial ones only when allowed', async () => {
     const exact = await newTask('Live: find Carol', IDS.todo);
     const longer = await newTask('Live: find Carol again', IDS.doing);
-    const inList = (await live.run('searches', 'find_task', {
-      list_id: IDS.todo,
-      title: 'live: find carol',
-    })) as Task[];
-    expect(inList.map((task) => task.id)).toEqual([exact.id]);
-    const onBoard = (await live.run('searches', 'find_task', {
-      board_id: IDS.board,
-      title: 'Live: find Carol',
-    })) as Task[];
-    expect(onBoard.map((task) => task.id)).toEqual([exact.id, longer.id]);
+    const ids = (found: unknown) =>
+      (found as Array<Task & { match_type: string }>).map((task) => [task.id, task.match_type]);
     expect(
-      await live.run('searches', 'find_task', { board_id: IDS.board, title: 'nobody has this title' }),
-    ).toEqual([]);
+      ids(await live.run('searches', 'find_task', { list_id: IDS.todo, title: ' live: find carol ' })),
+    ).toEqual([[exact.id, 'exact']]);
+    // An exact title wins even when partial matches are allowed.
+    expect(
+      ids(
+        await live.run('searches', 'find_task', {
+          board_id: IDS.board,
+          title: 'Live: find Carol',
+          allow_partial: 'yes',
+        }),
+      ),
+    ).toEqual([[exact.id, 'exact']]);
+    // "Live: find Car" is no task's title: nothing, unless partial matches are allowed.
+    expect(await live.run('searches', 'find_task', { board_id: IDS.board, title: 'Live: find Car' })).toEqual(
+      [],
+    );
+    expect(
+      ids(
+        await live.run('searches', 'find_task', {
+          board_id: IDS.board,
+          title: 'Live: find Car',
+          allow_partial: 'yes',
+        }),
+      ).sort(),
+    ).toEqual(
+      [
+        [exact.id, 'partial'],
+        [longer.id, 'partial'],
+      ].sort(),
+    );
   });
 
-  it('find-or-create: nothing found, the create runs, and the next search finds it', async () => {
+  it('find-or-create: "Plan Q2" is created beside "Plan Q2 roadmap review", and then found exactly', async () => {
+    await newTask('Live: Plan Q2 roadmap review', IDS.done);
     // Zapier hands the same inputs to the search and the create: both take `title`.
-    const search = { list_id: IDS.done, title: 'Live: find or create' };
+    const search = { list_id: IDS.done, title: 'Live: Plan Q2' };
     expect(await live.run('searches', 'find_task', search)).toEqual([]);
     const created = await live.run('creates', 'create_task', search);
-    expect(await live.run('searches', 'find_task', search)).toEqual([created]);
+    expect(await live.run('searches', 'find_task', search)).toEqual([
+      { ...(created as object), match_type: 'exact' },
+    ]);
+  });
+
+  it('find_task_by_id finds a task by a mapped ID (the first that exists of a list), or a thread’s task', async () => {
+    const task = await newTask('Live: by id', IDS.todo);
+    const found = (await live.run('searches', 'find_task_by_id', {
+      task_id: `tsk_missing, ${task.id}`,
+    })) as Task[];
+    expect(found.map((each) => each.id)).toEqual([task.id]);
+    expect(await live.run('searches', 'find_task_by_id', { task_id: 'tsk_missing' })).toEqual([]);
+    await live.service.tasks.linkThread(task.id, { thread_id: THREADS.lunch.id });
+    const byThread = (await live.run('searches', 'find_task_by_id', {
+      thread_id: THREADS.lunch.id,
+    })) as Array<Task & { first_thread_id: string }>;
+    // The thread's first linked task (other tests may have linked the thread to tasks of theirs first).
+    const linked = (await live.service.emailThreads.get(THREADS.lunch.id)).linked_tasks ?? [];
+    expect(linked.map((each) => each.id)).toContain(task.id);
+    expect(byThread.map((each) => each.id)).toEqual([linked[0]?.id]);
+    expect(byThread[0]?.thread_ids).toContain(THREADS.lunch.id);
   });
 
   it('find_thread finds threads with a mailbox query', async () => {
