@@ -1,5 +1,6 @@
 import type { Task } from '@threadwork/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rejection, zapierMessage } from '../helpers/auth.ts';
 import { type Connected, IDS, startConnected, THREADS } from './live.ts';
 
 // The task, board and list actions against a live reference server: each create runs twice with the same
@@ -99,6 +100,31 @@ describe('task actions, live', () => {
     const doing = (await tasksIn(IDS.doing)).map((task) => task.id);
     expect(doing.filter((candidate) => candidate === id)).toHaveLength(1);
     expect(doing.indexOf(id)).toBe(doing.indexOf(anchor.id) + 1);
+  });
+
+  it('move_task to another board’s list is refused unless that board is chosen, and then drops the custom field values', async () => {
+    const { id } = await newTask('Live: cross-board move');
+    const values = [{ field_id: IDS.priority, value: [IDS.priorityHigh] }];
+    await live.service.tasks.update(id, { custom_fields: values });
+    const refused = zapierMessage(
+      await rejection(live.run('creates', 'move_task', { task_id: id, list_id: IDS.leads })),
+    );
+    expect(refused).toBe(
+      `Destination List: \`${IDS.leads}\` is not a list of the task's board "Roadmap". Moving the task to another board would drop its custom field values, and moving it back would not restore them: to move it there anyway, choose that board in Board and pick this list from it.`,
+    );
+    // Nothing moved, nothing lost.
+    expect(await live.service.tasks.get(id)).toMatchObject({ list_id: IDS.todo, custom_fields: values });
+    // Board left empty, a list of the task's own board: moved.
+    await live.run('creates', 'move_task', { task_id: id, list_id: IDS.doing });
+    expect((await live.service.tasks.get(id)).list_id).toBe(IDS.doing);
+    // The board chosen explicitly: the move runs, and the values are gone, as the help text says.
+    const moved = await live.twice('move_task', {
+      board_id: IDS.salesBoard,
+      task_id: id,
+      list_id: IDS.leads,
+    });
+    expect(moved).toMatchObject({ id, list_id: IDS.leads, board_id: IDS.salesBoard });
+    expect(await live.service.tasks.get(id)).toMatchObject({ list_id: IDS.leads, custom_fields: [] });
   });
 
   it('reorder_task twice puts the task at the bottom, and says where it landed', async () => {
