@@ -11,7 +11,7 @@ import {
 } from './fields.ts';
 import { requireListOnBoard } from './list-on-board.ts';
 import { task } from './resources.ts';
-import { customFieldInputs, customFieldValues } from './set-custom-fields.ts';
+import { customFieldInputs, customFieldValues, explainFieldError } from './set-custom-fields.ts';
 import { withFieldLabels } from './task-output.ts';
 
 export default defineAction({
@@ -58,11 +58,11 @@ export default defineAction({
     );
     if (values.length === 0) return created;
     done(`created the task "${created.title}" (${created.id}) without its custom field values`);
-    const updated = await client.tasks.update(
-      created.id,
-      { custom_fields: values },
-      { idempotencyKey: idempotencyKey('custom_fields') },
-    );
+    const updated = await client.tasks
+      .update(created.id, { custom_fields: values }, { idempotencyKey: idempotencyKey('custom_fields') })
+      .catch((error: unknown) => {
+        throw explainFieldError(error, values);
+      });
     // The board's fields, when read above, also give the option labels of the answer.
     const known =
       read === undefined || updated.board_id === null ? undefined : new Map([[updated.board_id, read]]);

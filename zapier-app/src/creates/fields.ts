@@ -11,7 +11,7 @@ export interface InputField {
   label: string;
   helpText: string;
   required?: boolean;
-  type?: 'string' | 'text' | 'integer' | 'number' | 'boolean' | 'datetime';
+  type?: 'string' | 'text' | 'integer' | 'number' | 'boolean' | 'datetime' | 'copy';
   list?: boolean;
   dict?: boolean;
   dynamic?: string;
@@ -102,7 +102,7 @@ export const memberField = idField({
   dynamic: 'members.email.display_name',
   search: 'find_member.email',
   helpText:
-    "A member of the task's board: pick one, map an email (e.g. `bob@example.com`), or add a Find Board Member search step.",
+    "A member of the task's board: pick one, map an email (e.g. `bob@example.com`), a user ID or a full name (e.g. `Bob Stone`; a name two members share is refused), or add a Find Board Member search step.",
 });
 
 export const threadField = idField({
@@ -279,11 +279,28 @@ export class Inputs {
     return strings.length === 0 ? undefined : strings;
   }
 
-  /** Email addresses: a list field whose items may each be a comma-separated line (a mapped "a, b"). */
+  /**
+   * Email addresses: a list field whose items may each hold several, as triggers and mail apps write them
+   * (`Bob Stone <bob@stone.test>, "Stone, Carol" <carol@stone.test>; dan@stone.test`): each becomes its
+   * bare address, which is what the service takes. Anything that is no address is refused by the label.
+   */
   addresses(key: string): string[] | undefined {
-    const items = this.list(key)?.flatMap((item) => item.split(','));
-    const addresses = items?.map((item) => item.trim()).filter((item) => item !== '');
-    return addresses === undefined || addresses.length === 0 ? undefined : addresses;
+    const value = this.#data[key];
+    if (value === undefined || value === null || value === '') return undefined;
+    const items = (Array.isArray(value) ? value : [value]).flatMap((item) =>
+      item === undefined || item === null ? [] : splitAddresses(String(item)),
+    );
+    const addresses = items.map((item) => {
+      const address = bareAddress(item);
+      if (!EMAIL.test(address)) {
+        throw invalid(
+          key,
+          `"${item}" is not an email address: use bob@example.com or Bob Stone <bob@example.com>`,
+        );
+      }
+      return address;
+    });
+    return addresses.length === 0 ? undefined : addresses;
   }
 
   /** A dict field (key → value), as the `[{ type, value }]` pairs the v2 CRM objects hold. */
@@ -318,6 +335,35 @@ export class Inputs {
   entries(): Array<[string, unknown]> {
     return Object.entries(this.#data);
   }
+}
+
+const EMAIL = /^[^\s@<>",;]+@[^\s@<>",;]+\.[^\s@<>",;]+$/;
+
+/** The items of a line of addresses: split at commas, semicolons and line breaks outside quotes and <…>. */
+function splitAddresses(line: string): string[] {
+  const items: string[] = [];
+  let current = '';
+  let quoted = false;
+  let bracketed = false;
+  for (const char of line) {
+    if (char === '"') quoted = !quoted;
+    else if (char === '<' && !quoted) bracketed = true;
+    else if (char === '>' && !quoted) bracketed = false;
+    if (/[,;\n]/.test(char) && !quoted && !bracketed) {
+      items.push(current);
+      current = '';
+    } else {
+      current += char;
+    }
+  }
+  items.push(current);
+  return items.map((item) => item.trim()).filter((item) => item !== '');
+}
+
+/** `Bob Stone <bob@stone.test>` → `bob@stone.test`; `mailto:bob@stone.test` → `bob@stone.test`. */
+function bareAddress(item: string): string {
+  const bracketed = /<([^<>]*)>\s*$/.exec(item);
+  return (bracketed?.[1] ?? item).trim().replace(/^mailto:/i, '');
 }
 
 /** Leaves out undefined values, so a request body (and its idempotency key) holds only what the user gave. */

@@ -343,6 +343,9 @@ function inputKeyOf(path: string, context: ErrorContext): string | undefined {
 /** `team_id` → "Team", `custom_fields.0.value` → "Custom Fields Value". */
 function humanPath(path: string): string {
   if (/[A-Z ]/.test(path)) return path; // already a name, e.g. a custom field's
+  // A board's custom field whose name the step did not get: its ID, never a label made of the key.
+  const customField = /^custom_field__(.+)$/.exec(path)?.[1];
+  if (customField !== undefined) return `Custom field \`${customField}\``;
   const words = path.split(/[._[\]]+/).filter((word) => word !== '' && !/^\d+$/.test(word));
   if (words.length > 1 && words.at(-1) === 'id') words.pop();
   if (words.length === 0) return 'Input';
@@ -357,7 +360,10 @@ function plainWords(message: string, type: string | undefined): string {
   // A date that cannot be read (not one in the past, say: that message says what is wrong already).
   const aboutTime = /\b(future|past|before|after|later|earlier)\b/i.test(message);
   if (!aboutTime && (type === 'datetime' || /\b(date|datetime|iso)\b/i.test(message))) return DATE_ADVICE;
-  if (/\bemail\b|\baddress\b/i.test(message)) return 'use an email address like bob@example.com';
+  // A schema's own words ("Invalid email address"), not a message that already says what to do.
+  if (/^(invalid\b.*\b(email|address)|must be an? (valid )?email)/i.test(message)) {
+    return 'use an email address like bob@example.com';
+  }
   return message.replace(/\bISO[ -]?8601\b ?|\bISO\b ?/g, '');
 }
 

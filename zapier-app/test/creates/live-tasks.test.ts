@@ -127,6 +127,38 @@ describe('task actions, live', () => {
     expect(await live.service.tasks.get(id)).toMatchObject({ list_id: IDS.leads, custom_fields: [] });
   });
 
+  it('assign_task takes a member’s exact name or user ID as well as an email', async () => {
+    const { id } = await newTask('Live: assign by name');
+    await live.run('creates', 'assign_task', { task_id: id, assignee_email: 'bob stone' });
+    expect((await live.service.tasks.get(id)).assignee?.email).toBe('bob@example.com');
+    await live.run('creates', 'assign_task', { task_id: id, assignee_email: IDS.ada });
+    expect((await live.service.tasks.get(id)).assignee?.email).toBe('ada@example.com');
+    const error = await rejection(
+      live.run('creates', 'assign_task', { task_id: id, assignee_email: 'Carol' }),
+    );
+    expect(zapierMessage(error)).toBe(
+      'Assignee: "Carol" is no member of the task\'s board: use a member\'s email, user ID or full name (members: Ada Lovelace <ada@example.com>, Bob Stone <bob@example.com>).',
+    );
+    expect((await live.service.tasks.get(id)).assignee?.email).toBe('ada@example.com');
+  });
+
+  it('custom field inputs: a board without fields, and one whose only fields are AI-managed, say why', async () => {
+    const fields = await live.inputFields('set_custom_fields', { board_id: IDS.salesBoard });
+    expect(fields.filter((field) => String(field['key']).startsWith('custom_field'))).toEqual([
+      {
+        key: 'custom_fields_note',
+        label: 'Custom Fields',
+        type: 'copy',
+        helpText: 'This board has no custom fields.',
+      },
+    ]);
+    const roadmap = await live.inputFields('set_custom_fields', { board_id: IDS.board });
+    expect(roadmap.map((field) => field['label'])).toEqual(
+      expect.arrayContaining(['Priority', 'Estimate (days)']),
+    );
+    expect(roadmap.map((field) => field['label'])).not.toContain('Reply status');
+  });
+
   it('reorder_task twice puts the task at the bottom, and says where it landed', async () => {
     const { id } = await newTask('Live: reorder me', IDS.done);
     const result = await live.twice('reorder_task', { task_id: id, position: 'bottom' });
