@@ -332,6 +332,32 @@ describe.each(V1_TRIGGERS)('$key (v1 $action)', ({ key, action, object, entity, 
   });
 });
 
+describe('turning a Zap on with a key that lacks a permission', () => {
+  it('names the permission as the keys page shows it, and what to tick (v1 hooks are held to scopes too)', async () => {
+    mintsToken(jwt(1200, 'minted'));
+    nock(ORIGIN)
+      .post('/api/v1/items/subscribe')
+      .reply(403, {
+        error: {
+          code: 'insufficient_scope',
+          message: 'this key lacks the scope webhooks.manage',
+          request_id: 'req_403',
+          details: { required_scopes: ['webhooks.manage'] },
+        },
+      });
+    const error = await rejection(
+      appTester(op('new_task_in_list', 'performSubscribe'), {
+        authData: authData(),
+        inputData: { list_id: 'lst_leads' },
+        targetUrl: TARGET_URL,
+      }),
+    );
+    expect(zapierMessage(error)).toBe(
+      `The connected API key lacks the "Manage webhooks" permission (webhooks.manage), which this step needs. Create a key with "Manage webhooks" ticked in your account's API keys at ${ORIGIN}/keys (or in the extension's API tab), then reconnect this Zapier connection with the new key: its API key, secret and name.`,
+    );
+  });
+});
+
 describe('new_thread_reply (v2 webhook)', () => {
   const SECRET = 'whsec_test_secret';
   const thread = {
