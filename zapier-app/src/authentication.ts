@@ -16,8 +16,16 @@ import {
 } from '@threadwork/shared/light';
 import type { Authentication, BeforeRequestMiddleware, Bundle, ZObject } from 'zapier-platform-core';
 import { originOf, serviceUrlProblem, v2Client, zapierFetch } from './lib/clients.ts';
-import { redact, revokedKeyMessage, withoutSecrets, withZapierErrors, zapierCause } from './lib/errors.ts';
+import {
+  NO_ANSWER_WORDS,
+  redact,
+  revokedKeyMessage,
+  withoutSecrets,
+  withZapierErrors,
+  zapierCause,
+} from './lib/errors.ts';
 import { loadShared } from './lib/load.ts';
+import { whyNoAnswer } from './lib/run.ts';
 
 export const TOKEN_PATH = '/auth/api_token';
 const TOKEN_HEADER = 'x-access-token';
@@ -91,13 +99,7 @@ async function exchange(z: ZObject, bundle: Bundle): Promise<string> {
     // Said once, with the origin once: the client's own message repeats the token call's URL.
     if (error instanceof ConnectionError || error instanceof TimeoutError) {
       const why =
-        error instanceof TimeoutError
-          ? 'it did not answer in time'
-          : /ECONNREFUSED/.test(causeText(error))
-            ? 'the connection was refused'
-            : /ENOTFOUND|EAI_AGAIN/.test(causeText(error))
-              ? 'no such host'
-              : 'the connection was lost before it answered';
+        error instanceof TimeoutError ? 'it did not answer in time' : NO_ANSWER_WORDS[whyNoAnswer(error)];
       throw new z.errors.Error(
         redact(`Could not reach the service at ${origin}: ${why}. ${CHECK_URL}`),
         'service_unreachable',
@@ -114,16 +116,6 @@ async function exchange(z: ZObject, bundle: Bundle): Promise<string> {
 }
 
 const CHECK_URL = 'Check the Service URL: the address you open the service at, e.g. https://app.example.com.';
-
-/** The messages and socket codes of an error and its causes, to tell why no answer came. */
-function causeText(error: unknown): string {
-  const parts: string[] = [];
-  for (let current = error, depth = 0; current instanceof Error && depth < 6; depth++) {
-    parts.push(String((current as { code?: unknown }).code ?? ''), current.message);
-    current = current.cause;
-  }
-  return parts.join(' ');
-}
 
 /** A 401 (core raises it as `RefreshAuthError` inside `z.request`) or a credential refused by its schema. */
 function isCredentialsRejection(error: unknown): boolean {

@@ -121,11 +121,12 @@ function requireFilledIn(inputFields: OperationSpec<unknown>['inputFields'], bun
   for (const field of inputFields) {
     if (typeof field === 'function' || field.required !== true) continue;
     const filled = field.list === true ? input.list(field.key) : input.text(field.key);
-    if (filled === undefined)
+    if (filled === undefined) {
       throw invalid(
         field.key,
         'is required, but it is empty (a value mapped from an earlier step may be blank)',
       );
+    }
   }
 }
 

@@ -1,4 +1,5 @@
 import { RequestValidationError, SHADES } from '@threadwork/shared/light';
+import { bareAddress, isEmail, splitAddresses } from '../lib/addresses.ts';
 
 /**
  * The input fields actions and searches share, and one reader for what Zapier hands back. Keys are the v2
@@ -292,7 +293,7 @@ export class Inputs {
     );
     const addresses = items.map((item) => {
       const address = bareAddress(item);
-      if (!EMAIL.test(address)) {
+      if (!isEmail(address)) {
         throw invalid(
           key,
           `"${item}" is not an email address: use bob@example.com or Bob Stone <bob@example.com>`,
@@ -335,35 +336,6 @@ export class Inputs {
   entries(): Array<[string, unknown]> {
     return Object.entries(this.#data);
   }
-}
-
-const EMAIL = /^[^\s@<>",;]+@[^\s@<>",;]+\.[^\s@<>",;]+$/;
-
-/** The items of a line of addresses: split at commas, semicolons and line breaks outside quotes and <…>. */
-function splitAddresses(line: string): string[] {
-  const items: string[] = [];
-  let current = '';
-  let quoted = false;
-  let bracketed = false;
-  for (const char of line) {
-    if (char === '"') quoted = !quoted;
-    else if (char === '<' && !quoted) bracketed = true;
-    else if (char === '>' && !quoted) bracketed = false;
-    if (/[,;\n]/.test(char) && !quoted && !bracketed) {
-      items.push(current);
-      current = '';
-    } else {
-      current += char;
-    }
-  }
-  items.push(current);
-  return items.map((item) => item.trim()).filter((item) => item !== '');
-}
-
-/** `Bob Stone <bob@stone.test>` → `bob@stone.test`; `mailto:bob@stone.test` → `bob@stone.test`. */
-function bareAddress(item: string): string {
-  const bracketed = /<([^<>]*)>\s*$/.exec(item);
-  return (bracketed?.[1] ?? item).trim().replace(/^mailto:/i, '');
 }
 
 /** Leaves out undefined values, so a request body (and its idempotency key) holds only what the user gave. */

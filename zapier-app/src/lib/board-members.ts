@@ -3,6 +3,7 @@
  * the board may be assigned to.
  */
 import type { BoardMember, ThreadworkClient } from '@threadwork/shared';
+import { bareAddress, isEmail } from './addresses.ts';
 
 /** Every member of the board (a board has a few dozen at most; the walk stops after `maxPages` pages). */
 export async function allBoardMembers(
@@ -33,9 +34,8 @@ export async function memberEmail(
   wanted: string,
   refuse: (message: string) => Error,
 ): Promise<string> {
-  const bracketed = /<([^<>]+)>\s*$/.exec(wanted)?.[1]?.trim();
-  const email = bracketed ?? wanted;
-  if (/^[^\s@<>]+@[^\s@<>]+$/.test(email)) return email;
+  const email = bareAddress(wanted);
+  if (isEmail(email)) return email;
   const members = await allBoardMembers(client, await boardId());
   const byId = members.find((member) => member.user_id === wanted);
   if (byId !== undefined) return byId.email;

@@ -11,7 +11,7 @@ import type { LegacyClient, ThreadworkClient } from '@threadwork/shared';
 import { ThreadworkError } from '@threadwork/shared/light';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { loadShared } from './load.ts';
-import { type Attempt, type Run, recordAttempt, runOf, timingOf } from './run.ts';
+import { type Attempt, type Run, recordAttempt, runOf, timingOf, whyNoAnswer } from './run.ts';
 
 /** A session token given explicitly (a fresh one for subscribe/unsubscribe); else the connection's own. */
 export interface ClientOptions {
@@ -116,17 +116,6 @@ const ZAPIER_ERRORS = new Set(['RefreshAuthError', 'ThrottledError', 'ExpiredAut
 /** The header every write carries (the clients add it). */
 const IDEMPOTENCY_HEADER = 'idempotency-key';
 
-/** A connection that was never made (refused, no such host): the request reached nothing. */
-function neverSent(error: unknown): boolean {
-  const codes = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
-  for (let current = error, depth = 0; current instanceof Error && depth < 5; depth++) {
-    const { code, errno } = current as { code?: unknown; errno?: unknown };
-    if (codes.has(String(code)) || codes.has(String(errno))) return true;
-    current = current.cause;
-  }
-  return false;
-}
-
 /** The service's error code in an answer's body (`{ "error": { "code" } }`), when it has one. */
 function errorCodeOf(content: unknown): string | undefined {
   try {
@@ -176,8 +165,7 @@ export function zapierFetch(z: ZObject, run?: Run): typeof fetch {
       if (error instanceof Error && ZAPIER_ERRORS.has(error.name)) {
         throw new ThreadworkError({ message: error.message, code: 'zapier_error', cause: error });
       }
-
-      record({ lost: neverSent(error) ? 'refused' : 'dropped' });
+      record({ lost: whyNoAnswer(error) === 'lost' ? 'dropped' : 'refused' });
       throw error;
     }
     record({ status: response.status, code: errorCodeOf(response.content) });

@@ -26,7 +26,7 @@ import {
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { originOf } from './clients.ts';
 import { DEDUPE_KEY } from './idempotency.ts';
-import { existingRun, type Run, writesThatMayHaveActed } from './run.ts';
+import { existingRun, type Run, whyNoAnswer, writesThatMayHaveActed } from './run.ts';
 
 const ZAPIER_ERROR_NAMES = new Set([
   'AppError',
@@ -150,16 +150,17 @@ export function toZapierError(z: ZObject, error: unknown, context: ErrorContext 
     return fail(`The service${at(context)} did not answer in time.${tryAgain(context)}`);
   }
   if (error instanceof ConnectionError) {
-    const reason = networkReason(error);
+    const reason = whyNoAnswer(error);
     return fail(
-      reason === 'refused' || reason === 'no such host'
-        ? `Could not reach the service${at(context)}: ${reason === 'refused' ? 'the connection was refused' : 'no such host'}. ` +
-            "Check the connection's Service URL, or run the step again once the service is back."
-        : `The connection to the service${at(context)} was lost before it answered.${tryAgain(context)}`,
+      reason === 'lost'
+        ? `The connection to the service${at(context)} was lost before it answered.${tryAgain(context)}`
+        : `Could not reach the service${at(context)}: ${NO_ANSWER_WORDS[reason]}. ` +
+            "Check the connection's Service URL, or run the step again once the service is back.",
     );
   }
-  if (status !== undefined && status >= 500)
+  if (status !== undefined && status >= 500) {
     return fail(`${serverFailure(error, status)}${tryAgain(context)}`);
+  }
   // An answer that is not the service's own (no error code: a web page, a proxy's error) is never shown.
   if (error instanceof InvalidResponseError || error.code === undefined) {
     return fail(
@@ -169,6 +170,14 @@ export function toZapierError(z: ZObject, error: unknown, context: ErrorContext 
   }
   return fail(error.message);
 }
+
+/** Why no answer came, in words. */
+export const NO_ANSWER_WORDS = {
+  refused: 'the connection was refused',
+  'no such host': 'no such host',
+  unreachable: 'the host cannot be reached',
+  lost: 'the connection was lost before it answered',
+} as const;
 
 /** " at https://host" when the origin is known (said once in a message). */
 function at(context: ErrorContext): string {
@@ -190,18 +199,6 @@ function serverFailure(error: ThreadworkError, status: number): string {
         ? 'the service is unavailable for the moment'
         : 'the service ran into an internal error';
   return `The service failed (HTTP ${status}${requestId}): ${what}.`;
-}
-
-/** Why no answer came, from the socket's error code: refused, no such host, or lost on the way. */
-function networkReason(error: unknown): 'refused' | 'no such host' | 'lost' {
-  for (let current = error, depth = 0; current instanceof Error && depth < 6; depth++) {
-    const code = String((current as { code?: unknown }).code ?? '');
-    const text = `${code} ${current.message}`;
-    if (/ECONNREFUSED/.test(text)) return 'refused';
-    if (/ENOTFOUND|EAI_AGAIN/.test(text)) return 'no such host';
-    current = current.cause;
-  }
-  return 'lost';
 }
 
 /** The step's "Only Once Per" value, when the user set one. */

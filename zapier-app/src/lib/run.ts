@@ -91,6 +91,24 @@ export function timingOf(run: Run) {
   };
 }
 
+/**
+ * Why no answer came, from the socket's error code (the error or one of its causes): the connection was
+ * refused, the host is unknown, or it cannot be reached (the request never left), or the connection was
+ * `lost` on the way, after the request may have arrived.
+ */
+export type NoAnswer = 'refused' | 'no such host' | 'unreachable' | 'lost';
+
+export function whyNoAnswer(error: unknown): NoAnswer {
+  for (let current = error, depth = 0; current instanceof Error && depth < 6; depth++) {
+    const text = `${String((current as { code?: unknown }).code ?? '')} ${current.message}`;
+    if (/ECONNREFUSED/.test(text)) return 'refused';
+    if (/ENOTFOUND|EAI_AGAIN/.test(text)) return 'no such host';
+    if (/EHOSTUNREACH|ENETUNREACH/.test(text)) return 'unreachable';
+    current = current.cause;
+  }
+  return 'lost';
+}
+
 /** What one attempt of a write ended in: an answer's status and code, or no answer (`refused`: none sent). */
 export type Attempt = { status: number; code?: string | undefined } | { lost: 'refused' | 'dropped' };
 

@@ -15,7 +15,7 @@ import { EVENT_ID_HEADER, NotFoundError, V1_ACTION_TARGETS } from '@threadwork/s
 import type { Bundle, Trigger, ZObject } from 'zapier-platform-core';
 import { exchangeCredentials, tokenToUnsubscribe } from '../authentication.ts';
 import { boardField, type InputField, Inputs, listField, teamField } from '../creates/fields.ts';
-import { type ItemExtras, itemExtras, withFieldLabels } from '../creates/task-output.ts';
+import { type ItemExtras, itemExtras, type TaskOutput, withFieldLabels } from '../creates/task-output.ts';
 import { clientsFor, v1Client } from '../lib/clients.ts';
 import { withZapierErrors } from '../lib/errors.ts';
 import { loadShared } from '../lib/load.ts';
@@ -85,8 +85,8 @@ export const itemOutputFields = [
 export const SAMPLE_LIMIT = 10;
 
 /** A trigger item: `id` the event's (a delivery's header, or for a sample, one standing for its event). */
-export function itemOutput(item: V1Item, eventId: string, task?: Task): ItemOutput {
-  return { ...item, id: eventId, task_id: item.id, ...itemExtras(task as Parameters<typeof itemExtras>[0]) };
+export function itemOutput(item: V1Item, eventId: string, task?: TaskOutput): ItemOutput {
+  return { ...item, id: eventId, task_id: item.id, ...itemExtras(task) };
 }
 
 /** The v2 view of each task, labelled as every task output is; a task gone (404) is left out. */
@@ -94,7 +94,7 @@ async function tasksOf(
   client: ThreadworkClient,
   ids: string[],
   known: Task[] = [],
-): Promise<Map<string, Task>> {
+): Promise<Map<string, TaskOutput>> {
   const found = new Map(known.filter((task) => ids.includes(task.id)).map((task) => [task.id, task]));
   for (const id of ids) {
     if (found.has(id)) continue;

@@ -1,4 +1,5 @@
 import { memberField } from '../creates/fields.ts';
+import { bareAddress } from '../lib/addresses.ts';
 import { restHookTrigger, sampleItem } from './rest-hook.ts';
 
 /** v1 action `assignedTo`; optionally only the assignments to one member (checked on each delivery). */
@@ -22,7 +23,7 @@ export default restHookTrigger({
     keep: (item, input) => {
       const given = input.text('assignee_email');
       if (given === undefined) return true;
-      const wanted = (/<([^<>]+)>\s*$/.exec(given)?.[1] ?? given).trim().toLowerCase();
+      const wanted = bareAddress(given).toLowerCase();
       return item.assignedToEmail.toLowerCase() === wanted || item.assignedTo.trim().toLowerCase() === wanted;
     },
   },
