@@ -302,6 +302,74 @@ describe('backoff', () => {
   });
 });
 
+describe('retry timing (a caller with a time limit)', () => {
+  it('waits the given backoff before each retry, not the jittered default', async () => {
+    const waits: number[] = [];
+    const recorded = expectRequests('GET', '/v2/me', [
+      errorAnswer(502, 'internal_error'),
+      errorAnswer(502, 'internal_error'),
+      ok(me()),
+    ]);
+    const started: number[] = [];
+    const timed = client({
+      maxRetries: 3,
+      retryTiming: {
+        backoff: (retry) => {
+          waits.push(retry);
+          return retry * 40;
+        },
+      },
+      fetch: (input, init) => {
+        started.push(Date.now());
+        return fetch(input, init);
+      },
+    });
+    expect((await timed.me.get()).user_id).toBe('usr_ada');
+    expect(recorded).toHaveLength(3);
+    expect(waits).toEqual([1, 2]);
+    expect(started[1]! - started[0]!).toBeGreaterThanOrEqual(35);
+    expect(started[2]! - started[1]!).toBeGreaterThanOrEqual(75);
+  });
+
+  it('makes no retry whose wait would leave less than the minimum attempt before the deadline', async () => {
+    const recorded = expectRequests('GET', '/v2/me', [
+      errorAnswer(502, 'internal_error'),
+      errorAnswer(502, 'internal_error'),
+      ok(me()),
+    ]);
+    const timed = client({
+      maxRetries: 3,
+      retryTiming: { backoff: (retry) => retry * 100, deadline: Date.now() + 250, minAttemptMs: 100 },
+    });
+    // Retry 1 waits 100 ms and fits; retry 2 would wait 200 ms more: past the deadline, so the 502 stands.
+    await expect(timed.me.get()).rejects.toMatchObject({ status: 502 });
+    expect(recorded).toHaveLength(2);
+    expect(nock.pendingMocks()).toHaveLength(1);
+  });
+
+  it('cuts a hanging attempt at the deadline, and retries a lost answer only while it fits', async () => {
+    let attempts = 0;
+    const hangingFetch: typeof fetch = (_input, init) => {
+      attempts++;
+      return new Promise((_resolve, reject) => {
+        init?.signal?.addEventListener('abort', () => reject(init.signal?.reason));
+      });
+    };
+    const started = Date.now();
+    const error = await client({
+      fetch: hangingFetch,
+      timeout: 10_000,
+      maxRetries: 3,
+      retryTiming: { backoff: () => 10, deadline: started + 150, minAttemptMs: 50 },
+    })
+      .me.get()
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(attempts).toBe(1);
+  });
+});
+
 describe('the per-attempt body', () => {
   it('is the same JSON text on every attempt', async () => {
     const recorded = expectRequests('PATCH', '/v2/tasks/tsk_1', [

@@ -15,9 +15,17 @@ import {
   ValidationError,
 } from '@threadwork/shared/light';
 import type { Authentication, BeforeRequestMiddleware, Bundle, ZObject } from 'zapier-platform-core';
-import { originOf, v2Client, zapierFetch } from './lib/clients.ts';
-import { redact, withoutSecrets, withZapierErrors, zapierCause } from './lib/errors.ts';
+import { originOf, serviceUrlProblem, v2Client, zapierFetch } from './lib/clients.ts';
+import {
+  NO_ANSWER_WORDS,
+  redact,
+  revokedKeyMessage,
+  withoutSecrets,
+  withZapierErrors,
+  zapierCause,
+} from './lib/errors.ts';
 import { loadShared } from './lib/load.ts';
+import { whyNoAnswer } from './lib/run.ts';
 
 export const TOKEN_PATH = '/auth/api_token';
 const TOKEN_HEADER = 'x-access-token';
@@ -32,15 +40,37 @@ export async function exchangeCredentials(z: ZObject, bundle: Bundle): Promise<s
   }
 }
 
+/**
+ * A fresh token to turn a hook off with; undefined when the service refuses the connection's key. Revoking a
+ * key stops what it subscribed (the service deletes its v1 hooks and disables its v2 subscriptions), so a
+ * Zap whose key was revoked can still be turned off: there is nothing left to stop.
+ */
+export async function tokenToUnsubscribe(z: ZObject, bundle: Bundle): Promise<string | undefined> {
+  try {
+    return await exchangeCredentials(z, bundle);
+  } catch (error) {
+    if (error instanceof Error && error.name === 'AppError' && codeOf(error) === INVALID_CREDENTIALS) {
+      return undefined;
+    }
+    throw error;
+  }
+}
+
+const INVALID_CREDENTIALS = 'invalid_credentials';
+
+/** The code of a Zapier error (its message is the JSON of message, code and status). */
+function codeOf(error: Error): string | undefined {
+  try {
+    return (JSON.parse(error.message) as { code?: string }).code;
+  } catch {
+    return undefined;
+  }
+}
+
 async function exchange(z: ZObject, bundle: Bundle): Promise<string> {
   const origin = originOf(bundle);
-  if (!URL.canParse(origin) || !/^https?:$/.test(new URL(origin).protocol)) {
-    throw new z.errors.Error(
-      `"${redact(origin)}" is not a service URL. Enter the address you open the service at, e.g. https://app.example.com.`,
-      'invalid_origin',
-      400,
-    );
-  }
+  const problem = serviceUrlProblem(origin);
+  if (problem !== undefined) throw new z.errors.Error(redact(problem), 'invalid_origin', 400);
   const { LegacyClient } = await loadShared();
   const legacy = new LegacyClient({
     origin,
@@ -55,12 +85,7 @@ async function exchange(z: ZObject, bundle: Bundle): Promise<string> {
     return await legacy.getToken({ refresh: true });
   } catch (error) {
     if (isCredentialsRejection(error)) {
-      throw new z.errors.Error(
-        'The service did not accept these credentials. Check the email, the key name, and the API key or secret ' +
-          "(the extension's API tab shows the key's name and can create a new key).",
-        'invalid_credentials',
-        401,
-      );
+      throw new z.errors.Error(revokedKeyMessage(origin), INVALID_CREDENTIALS, 401);
     }
     const throttled = zapierCause(error, THROTTLED);
     if (throttled !== undefined) throw throttled;
@@ -71,26 +96,26 @@ async function exchange(z: ZObject, bundle: Bundle): Promise<string> {
         error.status,
       );
     }
-    // The token call's URL carries the credentials in its query: no message shows a URL's query.
+    // Said once, with the origin once: the client's own message repeats the token call's URL.
     if (error instanceof ConnectionError || error instanceof TimeoutError) {
+      const why =
+        error instanceof TimeoutError ? 'it did not answer in time' : NO_ANSWER_WORDS[whyNoAnswer(error)];
       throw new z.errors.Error(
-        redact(
-          `Could not reach ${origin} (${error.message}). ` +
-            'Check the service URL: the address you open the service at, e.g. https://app.example.com.',
-        ),
+        redact(`Could not reach the service at ${origin}: ${why}. ${CHECK_URL}`),
         'service_unreachable',
       );
     }
     throw new z.errors.Error(
       redact(
-        `${origin} is not the service, or did not answer as the service does (${describe(error)}). ` +
-          'Check the service URL: the address you open the service at, e.g. https://app.example.com.',
+        `${origin} is not the service, or did not answer as the service does (${describe(error)}). ${CHECK_URL}`,
       ),
       'not_the_service',
       error instanceof ThreadworkError ? error.status : undefined,
     );
   }
 }
+
+const CHECK_URL = 'Check the Service URL: the address you open the service at, e.g. https://app.example.com.';
 
 /** A 401 (core raises it as `RefreshAuthError` inside `z.request`) or a credential refused by its schema. */
 function isCredentialsRejection(error: unknown): boolean {
@@ -108,7 +133,7 @@ function describe(error: unknown): string {
     return `${TOKEN_PATH} answered 404`;
   }
   if (error instanceof ThreadworkError && error.status !== undefined) return `HTTP ${error.status}`;
-  return error instanceof Error ? error.message : String(error);
+  return 'its answer could not be read';
 }
 
 /** Whether `url` is the token endpoint (which must never receive a session token). */
@@ -170,7 +195,8 @@ export default {
       label: 'Service URL',
       required: true,
       type: 'string',
-      helpText: 'The address you open the service at, e.g. `https://app.example.com`.',
+      helpText:
+        'The address you open the service at, e.g. `https://app.example.com`; any page of it works too (its address is taken from the start), and `https://` is added when left out.',
     },
     {
       key: 'email',
@@ -184,7 +210,8 @@ export default {
       label: 'API Key',
       required: true,
       type: 'string',
-      helpText: "The API key from the extension's API tab, e.g. `a1b2c3d4e5f6`.",
+      helpText:
+        "The API key from your account's API keys (or the extension's API tab), e.g. `a1b2c3d4e5f6`. Tick the permissions your Zaps need when you create it, e.g. Send email.",
     },
     {
       key: 'api_secret',

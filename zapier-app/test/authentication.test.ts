@@ -52,13 +52,15 @@ describe('session auth', () => {
     expect(result).toEqual({ sessionKey: token });
   });
 
-  it('answers rejected credentials with "API key or secret", without saying which', async () => {
+  it('answers rejected credentials: the key may have been revoked, reconnect; never which part was wrong', async () => {
     tokenEndpoint().reply(401, {
       error: { code: 'unauthenticated', message: 'invalid api_secret', request_id: 'req_1' },
     });
     const error = await rejection(appTester(sessionPerform, { authData: { ...CREDENTIALS } }));
     const message = zapierMessage(error);
-    expect(message).toContain('API key or secret');
+    expect(message).toContain('this key may have been revoked: reconnect');
+    expect(message).toContain(`Create one in your account's API keys at ${ORIGIN}/keys`);
+    expect(message).toContain('check the email, the key name, and the API key and secret');
     expect(message).not.toContain('invalid api_secret');
   });
 
@@ -96,10 +98,31 @@ describe('session auth', () => {
   it('says what is wrong with a service URL that is not a URL, without sending anything', async () => {
     const error = await rejection(
       appTester(sessionPerform, {
-        authData: { ...CREDENTIALS, origin: 'tw.example' },
+        authData: { ...CREDENTIALS, origin: 'the service' },
       }),
     );
-    expect(zapierMessage(error)).toContain('is not a service URL');
+    expect(zapierMessage(error)).toBe(
+      '"the service" is not a web address. Enter the address you open the service at, e.g. https://app.example.com.',
+    );
+  });
+
+  it.each([
+    ['a page of the service, pasted from the browser', `${ORIGIN}/mail/18c2f0a1b2c3d4e5?tab=1#top`],
+    ['the address without https://', 'tw.example.test'],
+    ['an API root', `${ORIGIN}/api/v1/`],
+  ])('understands %s as the service origin', async (_what, origin) => {
+    const token = jwt(1200, 'minted');
+    tokenEndpoint().reply(200, { 'x-access-token': token });
+    expect(await exchange({ ...CREDENTIALS, origin } as typeof CREDENTIALS)).toEqual({ sessionKey: token });
+  });
+
+  it('refuses http:// for a service on another computer (the key would travel unencrypted), by name', async () => {
+    const error = await rejection(
+      exchange({ ...CREDENTIALS, origin: 'http://tw.example.test/mail' } as never),
+    );
+    expect(zapierMessage(error)).toMatch(
+      /^http:\/\/tw\.example\.test uses http:\/\/, which would send the API key unencrypted: use its https:\/\/ address/,
+    );
   });
 
   it('tests the connection with GET /v2/me (legacy token auth) and labels it with name and email', async () => {

@@ -8,7 +8,7 @@ import {
 import nock from 'nock';
 import { afterEach, describe, expect, it } from 'vitest';
 import zapier, { type Bundle, type ZObject } from 'zapier-platform-core';
-import { originOf, v1Client, v2Client } from '../src/lib/clients.ts';
+import { originOf, serviceUrlProblem, v1Client, v2Client } from '../src/lib/clients.ts';
 import { redact, toZapierError, withoutSecrets, zapierCause } from '../src/lib/errors.ts';
 import { onceKey, runKey, stableJson } from '../src/lib/idempotency.ts';
 import { appTester, authData, ORIGIN, zapierMessage } from './helpers/auth.ts';
@@ -43,8 +43,8 @@ describe('idempotency keys', () => {
 
 describe('toZapierError', () => {
   it('says what to fix for failures without an answer and for inputs refused before sending', () => {
-    expect(message(new ConnectionError({ message: 'GET x failed: ECONNREFUSED' }))).toContain(
-      'Check the Service URL',
+    expect(message(new ConnectionError({ message: 'GET x failed: ECONNREFUSED' }))).toBe(
+      "Could not reach the service: the connection was refused. Check the connection's Service URL, or run the step again once the service is back.",
     );
     expect(message(new TimeoutError({ message: 'slow' }))).toContain('did not answer in time');
     expect(
@@ -97,10 +97,63 @@ describe('toZapierError', () => {
         },
       }),
     );
-    expect(text).toContain('"Send email" ticked');
-    expect(text).toContain('/keys');
-    expect(text).toContain("extension's API tab");
-    expect(text).toMatch(/reconnect this Zapier connection with the new key/);
+    expect(text).toBe(
+      'The connected API key lacks the "Send email" permission (email.send), which this step needs. A key has ' +
+        '"Send email" only when it is ticked at creation. Create a key with "Send email" ticked in your account\'s ' +
+        "API keys (or in the extension's API tab), then reconnect this Zapier connection with the new key: its API " +
+        'key, secret and name.',
+    );
+    const withOrigin = zapierMessage(
+      toZapierError(
+        z,
+        errorFromResponse(403, {
+          error: {
+            code: 'insufficient_scope',
+            message: 'x',
+            details: { required_scopes: ['webhooks.manage'] },
+          },
+        }),
+        { labels: {}, inputs: {}, origin: 'https://app.example.com' },
+      ),
+    );
+    expect(withOrigin).toContain(
+      'lacks the "Manage webhooks" permission (webhooks.manage), which this step needs. Create a key with ' +
+        '"Manage webhooks" ticked in your account\'s API keys at https://app.example.com/keys (or in the extension\'s API tab), then',
+    );
+    for (const shown of [text, withOrigin]) expect(shown).not.toMatch(/console|yourself|reference/i);
+  });
+
+  it('says a 5xx in plain words with its request ID, never the HTML a gateway answered', () => {
+    const gateway = errorFromResponse(502, '<html><body><h1>502 Bad Gateway</h1></body></html>', {
+      'x-request-id': 'req_gw1',
+    });
+    expect(message(gateway)).toBe(
+      'The service failed (HTTP 502, request ID req_gw1): a gateway in front of the service got no proper answer from it. Try the step again in a few minutes.',
+    );
+    const internal = errorFromResponse(500, {
+      error: { code: 'internal_error', message: 'boom', request_id: 'req_500' },
+    });
+    expect(message(internal)).toBe(
+      'The service failed (HTTP 500, request ID req_500): the service ran into an internal error. Try the step again in a few minutes.',
+    );
+    const page = errorFromResponse(404, '<!doctype html><title>Not here</title>');
+    expect(message(page)).toMatch(
+      /^The service URL answered HTTP 404 with something that is not the service's API/,
+    );
+    for (const error of [gateway, page]) expect(message(error)).not.toMatch(/<|html/i);
+  });
+
+  it('names a length the service refused by the input’s label', () => {
+    const long = errorFromResponse(400, {
+      error: {
+        code: 'validation_error',
+        message: 'title: at most 1,024 characters',
+        details: [{ path: 'title', message: 'at most 1,024 characters' }],
+      },
+    });
+    expect(zapierMessage(toZapierError(z, long, { labels: { title: 'Title' }, inputs: {} }))).toBe(
+      'Title: at most 1,024 characters',
+    );
   });
 
   it('shows no credential: URLs lose their query and user part, and the connection’s secrets are cut out', () => {
@@ -116,7 +169,7 @@ describe('toZapierError', () => {
   });
 
   it('keeps the service message for an error it has no advice for, and passes Zapier errors through', () => {
-    expect(message(new ThreadworkError({ message: 'the kettle is off', status: 418 }))).toBe(
+    expect(message(new ThreadworkError({ message: 'the kettle is off', status: 418, code: 'teapot' }))).toBe(
       'the kettle is off',
     );
     const refresh = new zapier.errors.RefreshAuthError('expired');
@@ -133,6 +186,22 @@ describe('clients over z.request', () => {
     expect(origin(' https://host.test/ ')).toBe('https://host.test');
     expect(origin('https://host.test/v2')).toBe('https://host.test');
     expect(origin('https://host.test/api/v1/')).toBe('https://host.test');
+  });
+
+  it('take the origin of a pasted page, add https:// when the scheme is missing (http:// for loopback)', () => {
+    const origin = (value: string) => originOf({ authData: { origin: value } } as unknown as Bundle);
+    expect(origin('https://app.example.com/mail/18c2f0a1b2c3d4e5?x=1#y')).toBe('https://app.example.com');
+    expect(origin('app.example.com/boards/brd_1')).toBe('https://app.example.com');
+    expect(origin('app.example.com:8443')).toBe('https://app.example.com:8443');
+    expect(origin('https://ada:pw@app.example.com/x')).toBe('https://app.example.com');
+    expect(origin('localhost:8787/mail')).toBe('http://localhost:8787');
+    expect(origin('127.0.0.1:8787')).toBe('http://127.0.0.1:8787');
+    expect(origin('[::1]:8787')).toBe('http://[::1]:8787');
+    expect(origin('http://127.0.0.1:8787/v2')).toBe('http://127.0.0.1:8787');
+    expect(serviceUrlProblem('http://127.0.0.1:8787')).toBeUndefined();
+    expect(serviceUrlProblem('https://app.example.com')).toBeUndefined();
+    expect(serviceUrlProblem('http://app.example.com')).toMatch(/uses http:\/\/.*unencrypted/);
+    expect(serviceUrlProblem('ftp://app.example.com')).toMatch(/is not a web address/);
   });
 
   it('send through z.request with the middleware, retry a 5xx within the run, and read an empty answer', async () => {

@@ -181,6 +181,13 @@ describe('filters on the v1 triggers, applied to each delivery', () => {
     assignedToEmail: 'bob@example.com',
     ...extra,
   });
+  /** The task's v2 view, read for each delivery that passes the filter (and only for those). */
+  const v2View = { ...task, id: 'tsk_1', board_id: 'brd_sales', custom_fields: [] };
+  const readsTask = (times: number) =>
+    nock(ORIGIN)
+      .get('/v2/tasks/tsk_1')
+      .times(times)
+      .reply(200, { data: v2View, meta: { request_id: 'r' } });
   const deliver = (key: string, inputData: Record<string, unknown>, body: Record<string, unknown>) =>
     appTester(op(key, 'perform'), {
       authData: authData(),
@@ -190,12 +197,14 @@ describe('filters on the v1 triggers, applied to each delivery', () => {
     });
 
   it('task_assigned: only the chosen assignee (any case); everyone when left empty', async () => {
+    readsTask(2);
     expect(await deliver('task_assigned', { assignee_email: 'BOB@example.com' }, item({}))).toHaveLength(1);
     expect(await deliver('task_assigned', { assignee_email: 'ada@example.com' }, item({}))).toEqual([]);
     expect(await deliver('task_assigned', {}, item({}))).toHaveLength(1);
   });
 
   it('task_completed: only the chosen list; the whole board when left empty', async () => {
+    readsTask(2);
     expect(await deliver('task_completed', { list_id: 'lst_leads' }, item({}))).toHaveLength(1);
     expect(await deliver('task_completed', { list_id: 'lst_won' }, item({}))).toEqual([]);
     expect(await deliver('task_completed', {}, item({ listId: 'lst_won' }))).toHaveLength(1);
@@ -230,6 +239,13 @@ describe('filters on the v1 triggers, applied to each delivery', () => {
       .get('/api/v1/items')
       .query({ boardId: 'brd_sales' })
       .reply(200, [item({ id: 'tsk_a', listId: 'lst_won' }), item({ id: 'tsk_b', listId: 'lst_leads' })]);
+    nock(ORIGIN)
+      .get('/v2/tasks')
+      .query({ board_id: 'brd_sales', limit: '200' })
+      .reply(200, {
+        data: [{ ...v2View, id: 'tsk_b' }],
+        meta: { request_id: 'r', pagination: { next_cursor: null, has_more: false, limit: 200 } },
+      });
     const samples = await appTester(op('task_completed', 'performList'), {
       authData: authData(),
       inputData: { board_id: 'brd_sales', list_id: 'lst_leads' },

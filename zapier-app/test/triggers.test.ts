@@ -1,6 +1,7 @@
 import { signPayload } from '@threadwork/shared/webhooks';
 import nock from 'nock';
 import { describe, expect, it } from 'vitest';
+import { task as taskResource } from '../src/creates/resources.ts';
 import { itemOutput, itemOutputFields } from '../src/triggers/rest-hook.ts';
 import {
   App,
@@ -17,6 +18,7 @@ import { strictNock } from './helpers/nock.ts';
 import { triggerOperation } from './helpers/triggers.ts';
 
 const op = triggerOperation;
+const taskSample = taskResource.sample;
 
 const TARGET_URL = 'https://hooks.zapier.test/hooks/standard/1/abc';
 
@@ -128,21 +130,97 @@ describe.each(V1_TRIGGERS)('$key (v1 $action)', ({ key, action, object, entity, 
     expect(result).toEqual({});
   });
 
-  it('outputs the delivered item with the event id as id, making no request', async () => {
-    const delivered = item('tsk_9', '2026-01-05T10:00:00.000Z');
-    const run = (eventId: string) =>
-      appTester(op(key, 'perform'), {
-        authData: authData(),
-        inputData: { [entity]: entityId },
-        cleanedRequest: delivered,
-        rawRequest: { content: JSON.stringify(delivered), headers: { 'Http-X-Service-Event-Id': eventId } },
-      });
-    const [first] = await run('evt_1');
-    const [second] = await run('evt_2');
-    expect(first).toEqual({ ...delivered, id: 'evt_1', task_id: 'tsk_9' });
-    // The same task delivered twice (moved twice, say) is two distinct trigger items.
-    expect(second.id).toBe('evt_2');
+  const taskGone = key === 'task_deleted';
+
+  /** The task's v2 view, as GET /v2/tasks/{id} answers it: linked to a thread, one custom field value. */
+  const v2Task = (id: string) => ({
+    ...taskSample,
+    id,
+    board_id: 'brd_sales',
+    board_name: 'Pipeline',
+    list_id: 'lst_leads',
+    list_name: 'Leads',
+    thread_ids: ['18c2f0a1b2c3d4e5', '18c2f0a1b2c3d4e6'],
+    custom_fields: [{ field_id: 'cf_priority', value: ['opt_high'] }],
   });
+  const salesFields = {
+    data: [
+      {
+        id: 'cf_priority',
+        board_id: 'brd_sales',
+        name: 'Priority',
+        type: 'tag',
+        ai: false,
+        display_on_card: true,
+        options: [{ id: 'opt_high', label: 'High' }],
+      },
+    ],
+    meta: { request_id: 'r', pagination: { next_cursor: null, has_more: false, limit: 200 } },
+  };
+  const extras = {
+    thread_ids: ['18c2f0a1b2c3d4e5', '18c2f0a1b2c3d4e6'],
+    first_thread_id: '18c2f0a1b2c3d4e5',
+    board_name: 'Pipeline',
+    list_name: 'Leads',
+    custom_fields: [{ field_id: 'cf_priority', value: ['opt_high'], name: 'Priority', labels: ['High'] }],
+  };
+  const noExtras = {
+    thread_ids: [],
+    first_thread_id: null,
+    board_name: null,
+    list_name: null,
+    custom_fields: [],
+  };
+  const deliver = (delivered: object, eventId: string) =>
+    appTester(op(key, 'perform'), {
+      authData: authData(),
+      inputData: { [entity]: entityId },
+      cleanedRequest: delivered,
+      rawRequest: { content: JSON.stringify(delivered), headers: { 'Http-X-Service-Event-Id': eventId } },
+    });
+
+  it(
+    taskGone
+      ? 'outputs the delivered item with the event id as id, and the task’s keys empty (it is gone), making no request'
+      : 'outputs the delivered item with the event id as id, and what later steps need from the task’s v2 view',
+    async () => {
+      const delivered = item('tsk_9', '2026-01-05T10:00:00.000Z');
+      if (!taskGone) {
+        for (let delivery = 0; delivery < 2; delivery++) {
+          nock(ORIGIN, { reqheaders: { 'x-access-token': FRESH_TOKEN } })
+            .get('/v2/tasks/tsk_9')
+            .reply(200, { data: v2Task('tsk_9'), meta: { request_id: 'r' } });
+          nock(ORIGIN)
+            .get('/v2/boards/brd_sales/custom-fields')
+            .query({ limit: '200' })
+            .reply(200, salesFields);
+        }
+      }
+      const [first] = await deliver(delivered, 'evt_1');
+      const [second] = await deliver(delivered, 'evt_2');
+      expect(first).toEqual({
+        ...delivered,
+        id: 'evt_1',
+        task_id: 'tsk_9',
+        ...(taskGone ? noExtras : extras),
+      });
+      // The same task delivered twice (moved twice, say) is two distinct trigger items.
+      expect(second.id).toBe('evt_2');
+    },
+  );
+
+  if (!taskGone) {
+    it('an item whose task is gone keeps the v1 fields alone, the added keys empty', async () => {
+      const delivered = item('tsk_gone', '2026-01-05T10:00:00.000Z');
+      nock(ORIGIN)
+        .get('/v2/tasks/tsk_gone')
+        .reply(404, {
+          error: { code: 'not_found', message: 'task tsk_gone was not found', request_id: 'r' },
+        });
+      const [output] = await deliver(delivered, 'evt_3');
+      expect(output).toEqual({ ...delivered, id: 'evt_3', task_id: 'tsk_gone', ...noExtras });
+    });
+  }
 
   it('rejects a delivery that is not an item', async () => {
     const error = await rejection(
@@ -177,6 +255,18 @@ describe.each(V1_TRIGGERS)('$key (v1 $action)', ({ key, action, object, entity, 
           .get('/api/v1/items')
           .query(query)
           .reply(200, [...matching, plain]);
+        // The samples' v2 views: one page of the list's (or board's) tasks, then the board's fields once.
+        nock(ORIGIN)
+          .get('/v2/tasks')
+          .query({ [entity]: entityId, limit: '200' })
+          .reply(200, {
+            data: [...matching, plain].map((listed) => v2Task(listed.id)),
+            meta: { request_id: 'r', pagination: { next_cursor: null, has_more: false, limit: 200 } },
+          });
+        nock(ORIGIN)
+          .get('/v2/boards/brd_sales/custom-fields')
+          .query({ limit: '200' })
+          .reply(200, salesFields);
       }
       const results = await appTester(op(key, 'performList'), {
         authData: authData(),
@@ -196,6 +286,7 @@ describe.each(V1_TRIGGERS)('$key (v1 $action)', ({ key, action, object, entity, 
       const ids = new Set<string>();
       for (const result of results) {
         expect(Object.keys(result).sort()).toEqual(Object.keys(delivered).sort());
+        expect(result).toMatchObject(extras);
         expect(result.id).not.toBe(result.task_id);
         expect(result.id).toMatch(/^evt_/);
         ids.add(result.id);
@@ -225,12 +316,45 @@ describe.each(V1_TRIGGERS)('$key (v1 $action)', ({ key, action, object, entity, 
       outputFields: unknown;
     };
     expect(outputFields).toBe(itemOutputFields);
+    // A delivery's keys, the added ones too (empty for a deleted task, whose task is gone).
+    expect(Object.keys(sample).sort()).toEqual(
+      Object.keys(itemOutput(item('tsk_1', '') as never, 'e')).sort(),
+    );
     for (const field of itemOutputFields) {
-      const [head, tail] = field.key.split('__') as [string, string | undefined];
+      const [head, tail] = field.key.split(/__|\[\]/) as [string, string | undefined];
       const value = sample[head];
       expect(value, field.key).toBeDefined();
-      if (tail !== undefined) expect((value as Record<string, unknown>)[tail], field.key).toBeDefined();
+      const inner = Array.isArray(value) ? value[0] : value;
+      if (tail !== undefined && inner !== undefined) {
+        expect((inner as Record<string, unknown>)[tail], field.key).toBeDefined();
+      }
     }
+  });
+});
+
+describe('turning a Zap on with a key that lacks a permission', () => {
+  it('names the permission as the keys page shows it, and what to tick (v1 hooks are held to scopes too)', async () => {
+    mintsToken(jwt(1200, 'minted'));
+    nock(ORIGIN)
+      .post('/api/v1/items/subscribe')
+      .reply(403, {
+        error: {
+          code: 'insufficient_scope',
+          message: 'this key lacks the scope webhooks.manage',
+          request_id: 'req_403',
+          details: { required_scopes: ['webhooks.manage'] },
+        },
+      });
+    const error = await rejection(
+      appTester(op('new_task_in_list', 'performSubscribe'), {
+        authData: authData(),
+        inputData: { list_id: 'lst_leads' },
+        targetUrl: TARGET_URL,
+      }),
+    );
+    expect(zapierMessage(error)).toBe(
+      `The connected API key lacks the "Manage webhooks" permission (webhooks.manage), which this step needs. Create a key with "Manage webhooks" ticked in your account's API keys at ${ORIGIN}/keys (or in the extension's API tab), then reconnect this Zapier connection with the new key: its API key, secret and name.`,
+    );
   });
 });
 
@@ -530,7 +654,7 @@ describe('dropdowns', () => {
     fail(402, 'subscription_required');
     expect(await run()).toContain('no active paid subscription');
     fail(403, 'insufficient_scope', { required_scopes: ['boards.read'] });
-    expect(await run()).toContain('"boards.read"');
+    expect(await run()).toContain('"See boards" permission (boards.read)');
     fail(409, 'mailbox_not_connected');
     expect(await run()).toContain('Connect your mailbox');
     fail(409, 'mailbox_reauth_required');

@@ -31,8 +31,26 @@ export const RETRY_BASE_DELAY_MS = 500;
 export const RETRY_MAX_DELAY_MS = 8_000;
 /** A longer `Retry-After` is not waited out: the error goes to the caller, who can schedule the retry. */
 export const MAX_RETRY_AFTER_MS = 60_000;
+export const DEFAULT_MIN_ATTEMPT_MS = 1_000;
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const PACKAGE_USER_AGENT = 'threadwork-shared/0.1.0';
+
+/**
+ * When retries happen, for callers that run within a time limit (a Zapier step has 30 s in all): the waits
+ * between attempts, and a deadline every attempt must end by. Without it, the default backoff applies and
+ * only `timeout` bounds an attempt.
+ */
+export interface RetryTiming {
+  /** The wait before retry `retry` (1 for the first), in milliseconds; replaces the jittered default. */
+  backoff?: ((retry: number) => number) | undefined;
+  /**
+   * Epoch milliseconds by which every attempt must be over: an attempt is cut there, and a retry whose wait
+   * would leave it less than `minAttemptMs` before then is not made (the last failure is thrown instead).
+   */
+  deadline?: number | undefined;
+  /** The least time worth giving an attempt (default 1 000 ms). */
+  minAttemptMs?: number | undefined;
+}
 
 export interface HttpOptions {
   /** Headers sent with every request (auth, accept, user agent), lower-case names. */
@@ -41,6 +59,7 @@ export interface HttpOptions {
   maxRetries?: number | undefined;
   /** Per attempt (answer and body), in milliseconds. */
   timeout?: number | undefined;
+  retryTiming?: RetryTiming | undefined;
   fetch?: typeof fetch | undefined;
 }
 
@@ -60,9 +79,12 @@ export class HttpClient {
   readonly #maxRetries: number;
   readonly #ky: KyInstance;
   readonly #headers: Record<string, string>;
+  readonly #timing: RetryTiming;
 
   constructor(options: HttpOptions) {
     this.#headers = options.headers;
+    this.#timing = options.retryTiming ?? {};
+    const { backoff } = this.#timing;
     const maxRetries = options.maxRetries ?? DEFAULT_MAX_RETRIES;
     this.#timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
     this.#maxRetries = maxRetries;
@@ -97,8 +119,9 @@ export class HttpClient {
         methods: ['get', 'post', 'put', 'patch', 'delete'],
         statusCodes: [],
         afterStatusCodes: [],
-        delay: (attempt) => Math.min(RETRY_MAX_DELAY_MS, RETRY_BASE_DELAY_MS * 2 ** (attempt - 1)),
-        jitter: true,
+        delay:
+          backoff ?? ((attempt) => Math.min(RETRY_MAX_DELAY_MS, RETRY_BASE_DELAY_MS * 2 ** (attempt - 1))),
+        jitter: backoff === undefined,
       },
       hooks: { afterResponse: [(state) => this.#afterResponse(state)] },
     });
@@ -120,7 +143,11 @@ export class HttpClient {
 
   async #send(request: HttpRequest): Promise<unknown> {
     const url = redactUrl(request.url);
-    const timeout = request.timeout ?? this.#timeout;
+    const { deadline } = this.#timing;
+    // Within a deadline, the request as a whole is cut there (ky's total timeout), but always gets one
+    // attempt of at least the minimum.
+    const left = deadline === undefined ? undefined : Math.max(deadline - Date.now(), this.#minAttempt);
+    const timeout = Math.min(request.timeout ?? this.#timeout, left ?? Number.POSITIVE_INFINITY);
     const headers: Record<string, string> = { ...request.headers };
     if (request.json !== undefined) headers['content-type'] = 'application/json';
     const replayable = request.method === 'GET' || headers[IDEMPOTENCY_HEADER] !== undefined;
@@ -133,10 +160,14 @@ export class HttpClient {
         body: request.json === undefined ? undefined : JSON.stringify(request.json),
         signal: request.signal,
         timeout,
+        ...(left === undefined ? {} : { totalTimeout: left }),
         retry: {
           // A failure without an answer (network, timeout); answers are decided in afterResponse.
-          shouldRetry: ({ error }) =>
-            replayable && !(error instanceof ThreadworkError) && request.signal?.aborted !== true,
+          shouldRetry: ({ error, retryCount }) =>
+            replayable &&
+            !(error instanceof ThreadworkError) &&
+            request.signal?.aborted !== true &&
+            this.#fits(this.#timing.backoff?.(retryCount) ?? 0),
         },
       });
       text = await response.text();
@@ -180,10 +211,20 @@ export class HttpClient {
     const body = Redactor.forRequest(request.url, headers).text(await response.text());
     const error = errorFromResponse(response.status, body, response.headers);
     if (retryCount < this.#maxRetries && isReplayable(request)) {
-      const wait = retryDelay(error, retryCount + 1);
-      if (wait !== undefined) return ky.retry({ delay: wait });
+      const wait = retryDelay(error, retryCount + 1, this.#timing.backoff);
+      if (wait !== undefined && this.#fits(wait)) return ky.retry({ delay: wait });
     }
     throw error;
+  }
+
+  get #minAttempt(): number {
+    return this.#timing.minAttemptMs ?? DEFAULT_MIN_ATTEMPT_MS;
+  }
+
+  /** Whether a retry after `wait` ms still leaves it the minimum attempt time before the deadline. */
+  #fits(wait: number): boolean {
+    const { deadline } = this.#timing;
+    return deadline === undefined || Date.now() + wait + this.#minAttempt <= deadline;
   }
 }
 
@@ -195,7 +236,11 @@ function isReplayable(request: Request): boolean {
  * Milliseconds to wait before retry number `retry`, or undefined when the failure is final. Called only for
  * requests that may be replayed: reads, and writes that carry an Idempotency-Key.
  */
-export function retryDelay(error: unknown, retry: number): number | undefined {
+export function retryDelay(
+  error: unknown,
+  retry: number,
+  backoff: (retry: number) => number = jitteredBackoff,
+): number | undefined {
   if (error instanceof ConnectionError || error instanceof TimeoutError) return backoff(retry);
   if (!(error instanceof ThreadworkError) || error.status === undefined) return undefined;
   const { status } = error;
@@ -210,7 +255,7 @@ export function retryDelay(error: unknown, retry: number): number | undefined {
   return undefined;
 }
 
-function backoff(retry: number): number {
+function jitteredBackoff(retry: number): number {
   return Math.random() * Math.min(RETRY_MAX_DELAY_MS, RETRY_BASE_DELAY_MS * 2 ** (retry - 1));
 }
 

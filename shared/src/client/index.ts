@@ -33,6 +33,7 @@ export {
   MAX_RETRY_AFTER_MS,
   RETRY_BASE_DELAY_MS,
   RETRY_MAX_DELAY_MS,
+  type RetryTiming,
 } from './http.ts';
 export { getMeta } from './meta.ts';
 export { type Page, PagePromise } from './pagination.ts';

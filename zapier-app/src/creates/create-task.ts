@@ -11,7 +11,7 @@ import {
 } from './fields.ts';
 import { requireListOnBoard } from './list-on-board.ts';
 import { task } from './resources.ts';
-import { customFieldInputs, customFieldValues } from './set-custom-fields.ts';
+import { customFieldInputs, customFieldValues, explainFieldError } from './set-custom-fields.ts';
 import { withFieldLabels } from './task-output.ts';
 
 export default defineAction({
@@ -42,7 +42,7 @@ export default defineAction({
   // The v2 create takes no custom fields: they are set on the new task right after, under their own key.
   // They are read (and checked against the board) before anything is written.
   perform: async (context) => {
-    const { bundle, input, v2, idempotencyKey } = context;
+    const { bundle, input, v2, idempotencyKey, done } = context;
     await requireListOnBoard(context);
     const client = v2();
     const { values, read } = await customFieldValues(bundle, input, client, () => input.required('board_id'));
@@ -57,11 +57,12 @@ export default defineAction({
       { idempotencyKey: idempotencyKey() },
     );
     if (values.length === 0) return created;
-    const updated = await client.tasks.update(
-      created.id,
-      { custom_fields: values },
-      { idempotencyKey: idempotencyKey('custom_fields') },
-    );
+    done(`created the task "${created.title}" (${created.id}) without its custom field values`);
+    const updated = await client.tasks
+      .update(created.id, { custom_fields: values }, { idempotencyKey: idempotencyKey('custom_fields') })
+      .catch((error: unknown) => {
+        throw explainFieldError(error, values);
+      });
     // The board's fields, when read above, also give the option labels of the answer.
     const known =
       read === undefined || updated.board_id === null ? undefined : new Map([[updated.board_id, read]]);

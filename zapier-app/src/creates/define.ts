@@ -4,8 +4,9 @@ import type { Bundle, ZObject } from 'zapier-platform-core';
 import { clientsFor, v2Client } from '../lib/clients.ts';
 import { type ErrorContext, withZapierErrors } from '../lib/errors.ts';
 import { DEDUPE_KEY, MAX_ONCE_ATTEMPTS, onceKey, runKey, spentKey } from '../lib/idempotency.ts';
-import { dedupeKeyField, type InputField, Inputs } from './fields.ts';
-import { type OutputField, type Resource, task } from './resources.ts';
+import { runOf } from '../lib/run.ts';
+import { dedupeKeyField, type InputField, Inputs, invalid } from './fields.ts';
+import type { OutputField, Resource } from './resources.ts';
 import { withFieldLabels } from './task-output.ts';
 
 /**
@@ -34,6 +35,11 @@ export interface ActionContext {
    * one run that must not share a key (e.g. a second attempt that must run anew).
    */
   idempotencyKey(variant?: string): string;
+  /**
+   * Notes what the run has done so far, in words ("created the task \"Call Bob\" (tsk_1)"), so that a later
+   * failure of the same run says it (lib/errors.ts).
+   */
+  done(what: string): void;
 }
 
 interface OperationSpec<T> {
@@ -79,19 +85,49 @@ async function contextOf(key: string, z: ZObject, bundle: Bundle, attempt: numbe
     ...(await clientsFor(z, bundle)),
     idempotencyKey: (variant) =>
       once === undefined ? runKey(key, run, variant) : onceKey(key, once, attempt, variant),
+    done: (what) => {
+      runOf(bundle).done.push(what);
+    },
   };
 }
 
-/** What error messages need of a step: each input's label, and the values the user gave. */
+/**
+ * What error messages need of a step: each input's label, and the values the user gave. Fields built when
+ * the editor asked (a board's custom fields) carry their label in their meta, which Zapier hands back.
+ */
 function errorContext(inputFields: OperationSpec<unknown>['inputFields'], bundle: Bundle): ErrorContext {
   const labels: Record<string, string> = {};
   const types: Record<string, string | undefined> = {};
+  const offered = (bundle.meta as { inputFields?: Record<string, Record<string, unknown>> } | undefined)
+    ?.inputFields;
+  for (const [key, meta] of Object.entries(offered ?? {})) {
+    if (typeof meta?.['label'] === 'string') labels[key] = meta['label'];
+  }
   for (const field of inputFields) {
     if (typeof field === 'function') continue;
     labels[field.key] = field.label;
     types[field.key] = field.type;
   }
   return { labels, types, inputs: (bundle.inputData ?? {}) as Record<string, unknown> };
+}
+
+/**
+ * Zapier's editor requires a required input, but a value mapped from an earlier step may still arrive empty
+ * or as spaces (an empty email body, a blank title): such a step is refused by the input's label before
+ * anything is sent.
+ */
+function requireFilledIn(inputFields: OperationSpec<unknown>['inputFields'], bundle: Bundle): void {
+  const input = new Inputs(bundle.inputData as Record<string, unknown>);
+  for (const field of inputFields) {
+    if (typeof field === 'function' || field.required !== true) continue;
+    const filled = field.list === true ? input.list(field.key) : input.text(field.key);
+    if (filled === undefined) {
+      throw invalid(
+        field.key,
+        'is required, but it is empty (a value mapped from an earlier step may be blank)',
+      );
+    }
+  }
 }
 
 function define<T, R>(
@@ -107,15 +143,14 @@ function define<T, R>(
       inputFields,
       perform: withZapierErrors(
         async (z, bundle) => {
+          requireFilledIn(inputFields, bundle);
           const once = new Inputs(bundle.inputData as Record<string, unknown>).text(DEDUPE_KEY) !== undefined;
           // With "Only Once Per", an attempt whose key is spent (a replayed failure, or other inputs under the
           // same value) gives way to the next attempt's key; the last attempt's answer stands.
           for (let attempt = 0; ; attempt++) {
             try {
               const result = await perform(await contextOf(spec.key, z, bundle, attempt));
-              return spec.resource === (task as Resource<unknown>)
-                ? await labelled(z, bundle, result)
-                : result;
+              return spec.resource.labelsCustomFields === true ? await labelled(z, bundle, result) : result;
             } catch (error) {
               if (!once || attempt + 1 >= MAX_ONCE_ATTEMPTS || !spentKey(error)) throw error;
             }

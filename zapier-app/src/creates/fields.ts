@@ -1,4 +1,5 @@
 import { RequestValidationError, SHADES } from '@threadwork/shared/light';
+import { bareAddress, isEmail, splitAddresses } from '../lib/addresses.ts';
 
 /**
  * The input fields actions and searches share, and one reader for what Zapier hands back. Keys are the v2
@@ -11,7 +12,7 @@ export interface InputField {
   label: string;
   helpText: string;
   required?: boolean;
-  type?: 'string' | 'text' | 'integer' | 'number' | 'boolean' | 'datetime';
+  type?: 'string' | 'text' | 'integer' | 'number' | 'boolean' | 'datetime' | 'copy';
   list?: boolean;
   dict?: boolean;
   dynamic?: string;
@@ -102,7 +103,7 @@ export const memberField = idField({
   dynamic: 'members.email.display_name',
   search: 'find_member.email',
   helpText:
-    "A member of the task's board: pick one, map an email (e.g. `bob@example.com`), or add a Find Board Member search step.",
+    "A member of the task's board: pick one, map an email (e.g. `bob@example.com`), a user ID or a full name (e.g. `Bob Stone`; a name two members share is refused), or add a Find Board Member search step.",
 });
 
 export const threadField = idField({
@@ -279,11 +280,28 @@ export class Inputs {
     return strings.length === 0 ? undefined : strings;
   }
 
-  /** Email addresses: a list field whose items may each be a comma-separated line (a mapped "a, b"). */
+  /**
+   * Email addresses: a list field whose items may each hold several, as triggers and mail apps write them
+   * (`Bob Stone <bob@stone.test>, "Stone, Carol" <carol@stone.test>; dan@stone.test`): each becomes its
+   * bare address, which is what the service takes. Anything that is no address is refused by the label.
+   */
   addresses(key: string): string[] | undefined {
-    const items = this.list(key)?.flatMap((item) => item.split(','));
-    const addresses = items?.map((item) => item.trim()).filter((item) => item !== '');
-    return addresses === undefined || addresses.length === 0 ? undefined : addresses;
+    const value = this.#data[key];
+    if (value === undefined || value === null || value === '') return undefined;
+    const items = (Array.isArray(value) ? value : [value]).flatMap((item) =>
+      item === undefined || item === null ? [] : splitAddresses(String(item)),
+    );
+    const addresses = items.map((item) => {
+      const address = bareAddress(item);
+      if (!isEmail(address)) {
+        throw invalid(
+          key,
+          `"${item}" is not an email address: use bob@example.com or Bob Stone <bob@example.com>`,
+        );
+      }
+      return address;
+    });
+    return addresses.length === 0 ? undefined : addresses;
   }
 
   /** A dict field (key → value), as the `[{ type, value }]` pairs the v2 CRM objects hold. */

@@ -8,21 +8,22 @@ export const recipientFields = (options: { toRequired: boolean }): InputField[] 
     label: 'To',
     list: true,
     required: options.toRequired,
-    helpText: 'Recipient addresses, one per line, e.g. `bob@stone.test`.',
+    helpText:
+      'Recipient addresses, one per line or several in one separated by commas, e.g. `bob@stone.test` or `Bob Stone <bob@stone.test>` (the form triggers give senders in).',
   },
   {
     key: 'cc',
     label: 'Cc',
     list: true,
     required: false,
-    helpText: 'Copied addresses, e.g. `carol@cafe.test`.',
+    helpText: 'Copied addresses, as in To, e.g. `carol@cafe.test`.',
   },
   {
     key: 'bcc',
     label: 'Bcc',
     list: true,
     required: false,
-    helpText: 'Blind-copied addresses, e.g. `boss@example.com`.',
+    helpText: 'Blind-copied addresses, as in To, e.g. `boss@example.com`.',
   },
 ];
 

@@ -27,9 +27,12 @@ export interface OutputField {
 export interface Resource<T> {
   sample: T;
   outputFields: OutputField[];
+  /** Tasks: the custom field values get their names and option labels (task-output.ts). */
+  labelsCustomFields?: boolean;
 }
 
 export const task: Resource<Task> = {
+  labelsCustomFields: true,
   sample: {
     id: 'tsk_01hq3v7c9e8f',
     content_type: 'task',
@@ -45,6 +48,7 @@ export const task: Resource<Task> = {
     due_at: '2026-01-09T17:00:00.000Z',
     created_at: '2026-01-05T10:00:00.000Z',
     thread_ids: ['18c2f0a1b2c3d4e5'],
+    first_thread_id: '18c2f0a1b2c3d4e5',
     contact_id: null,
     deal: null,
     assignee: { name: 'Ada Lovelace', email: 'ada@example.com' },
@@ -68,6 +72,7 @@ export const task: Resource<Task> = {
     { key: 'due_at', label: 'Due Date', type: 'datetime' },
     { key: 'created_at', label: 'Created At', type: 'datetime' },
     { key: 'thread_ids', label: 'Linked Thread IDs' },
+    { key: 'first_thread_id', label: 'First Thread ID' },
     { key: 'contact_id', label: 'Contact ID' },
     { key: 'assignee__name', label: 'Assignee Name' },
     { key: 'assignee__email', label: 'Assignee Email' },

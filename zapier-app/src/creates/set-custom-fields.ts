@@ -1,10 +1,15 @@
 import type { CustomField, CustomFieldValueInput, ThreadworkClient } from '@threadwork/shared';
-import { OPTION_FIELD_TYPES, RequestValidationError } from '@threadwork/shared/light';
+import {
+  NotFoundError,
+  OPTION_FIELD_TYPES,
+  RequestValidationError,
+  ValidationError,
+} from '@threadwork/shared/light';
 import type { Bundle, ZObject } from 'zapier-platform-core';
 import { v2Client } from '../lib/clients.ts';
 import { withZapierErrors } from '../lib/errors.ts';
 import { type DynamicFields, defineAction } from './define.ts';
-import { boardField, type InputField, Inputs, taskField, teamField } from './fields.ts';
+import { boardField, type InputField, Inputs, invalid, taskField, teamField } from './fields.ts';
 import { task } from './resources.ts';
 import { withFieldLabels } from './task-output.ts';
 
@@ -27,8 +32,9 @@ function inputFieldOf(field: CustomField, emptyMeans: string): InputField {
     key: `${CUSTOM_FIELD_PREFIX}${field.id}`,
     label: field.name,
     required: false,
-    // Read back in perform (bundle.meta.inputFields), so values are sent as their type without a lookup.
-    meta: { field_type: field.type },
+    // Read back in perform (bundle.meta.inputFields), so values are sent as their type without a lookup,
+    // and errors name the field as the service does.
+    meta: { field_type: field.type, label: field.name },
   };
   const keep = emptyMeans;
   if (isOptionType(field.type)) {
@@ -56,24 +62,32 @@ function inputFieldOf(field: CustomField, emptyMeans: string): InputField {
 }
 
 /**
- * The chosen board's custom fields as inputs (none until a board is chosen); AI-managed fields are
- * read-only, so they are left out.
+ * The chosen board's custom fields as inputs; AI-managed fields are read-only, so they are left out. When
+ * none is left (no board chosen yet, a board without fields, or only AI-managed ones), one line of text in
+ * their place says why, so the section is never silently empty.
  */
 export function customFieldInputs(emptyMeans: string): DynamicFields {
   return withZapierErrors(async (z: ZObject, bundle: Bundle) => {
     const boardId = new Inputs(bundle.inputData as Record<string, unknown>).text('board_id');
-    if (boardId === undefined) return [];
+    if (boardId === undefined) {
+      return [why('Choose a Board above: its custom fields appear here, one input each.')];
+    }
     const fields = await boardFields(await v2Client(z, bundle), boardId);
-    return fields.filter((field) => !field.ai).map((field) => inputFieldOf(field, emptyMeans));
+    const settable = fields.filter((field) => !field.ai);
+    if (settable.length > 0) return settable.map((field) => inputFieldOf(field, emptyMeans));
+    if (fields.length === 0) return [why('This board has no custom fields.')];
+    const names = fields.map((field) => `"${field.name}"`).join(', ');
+    return [
+      why(
+        `This board's custom fields (${names}) are managed by the AI: the service sets them itself, so no step can.`,
+      ),
+    ];
   });
 }
 
-function invalid(key: string, message: string): RequestValidationError {
-  return new RequestValidationError({
-    message: `${key}: ${message}`,
-    code: 'validation_error',
-    details: [{ path: key, message }],
-  });
+/** A line of text among the inputs (Zapier's `copy` field), saying why there are no custom field inputs. */
+function why(text: string): InputField {
+  return { key: 'custom_fields_note', label: 'Custom Fields', type: 'copy', helpText: text };
 }
 
 /** What perform needs of a field: its type, and (when the board was read) its name, options and AI flag. */
@@ -141,7 +155,8 @@ export default defineAction({
   key: 'set_custom_fields',
   noun: 'Task',
   label: 'Set Task Custom Fields',
-  description: "Updates a task's custom field values; the fields are those of the chosen board.",
+  description:
+    "Updates a task's custom field values (the chosen board's fields). With Set Task Color, this is what the service lets you update: a task's title, notes and due date cannot change after it is created.",
   inputFields: [
     teamField(),
     boardField({
@@ -164,17 +179,48 @@ export default defineAction({
     if (values.length === 0) {
       throw invalid('custom_fields', 'fill in at least one custom field to change');
     }
-    const updated = await client.tasks.update(
-      taskId,
-      { custom_fields: values },
-      { idempotencyKey: idempotencyKey() },
-    );
+    const updated = await client.tasks
+      .update(taskId, { custom_fields: values }, { idempotencyKey: idempotencyKey() })
+      .catch((error: unknown) => {
+        throw explainFieldError(error, values);
+      });
     // The board's fields, when read above, also give the option labels of the answer.
     const known =
       read === undefined || updated.board_id === null ? undefined : new Map([[updated.board_id, read]]);
     return (await withFieldLabels(client, [updated], known))[0] ?? updated;
   },
 });
+
+/**
+ * A refusal of custom field values by the service, on the input it concerns: a field the task's board does
+ * not have (the Board chosen is not the task's), an option the field does not have, or a value it refuses
+ * (`custom_fields[1].value`: the second value sent). Any other error is handed back as it is.
+ */
+export function explainFieldError(error: unknown, values: CustomFieldValueInput[]): unknown {
+  const inputOf = (fieldId: string) => `${CUSTOM_FIELD_PREFIX}${fieldId}`;
+  if (error instanceof NotFoundError) {
+    const option = /option (\S+) of custom field (\S+) was not found/.exec(error.message);
+    if (option?.[1] !== undefined && option[2] !== undefined) {
+      return invalid(inputOf(option[2]), `\`${option[1]}\` is not one of its options`);
+    }
+    const field = /custom field (\S+) was not found/.exec(error.message)?.[1];
+    if (field !== undefined && values.some((value) => value.field_id === field)) {
+      return invalid(
+        inputOf(field),
+        "is a custom field of the Board chosen in this step, but the task is on another board: choose the task's own board in Board, so that its fields appear here",
+      );
+    }
+  }
+  if (error instanceof ValidationError && Array.isArray(error.details)) {
+    const details = error.details.map((detail: { path?: unknown; message?: unknown }) => {
+      const index = /^custom_fields\[(\d+)\]/.exec(String(detail.path ?? ''))?.[1];
+      const value = index === undefined ? undefined : values[Number(index)];
+      return value === undefined ? detail : { path: inputOf(value.field_id), message: detail.message };
+    });
+    return new RequestValidationError({ message: error.message, code: 'validation_error', details });
+  }
+  return error;
+}
 
 /**
  * The custom-field values the step's inputs give, each as its field's type; empty inputs are left out. The
@@ -200,7 +246,12 @@ export async function customFieldValues(
   for (const key of keys) {
     const fieldId = key.slice(CUSTOM_FIELD_PREFIX.length);
     const field = fields.get(fieldId);
-    if (field === undefined) throw invalid(key, `the board has no custom field ${fieldId}`);
+    if (field === undefined) {
+      throw invalid(
+        key,
+        'is not a custom field of the chosen Board: choose the Board again, so that its own fields appear here',
+      );
+    }
     const value = fieldValue(input, key, field);
     if (value === undefined) continue;
     if (field.ai === true) throw invalid(field.name ?? key, 'is managed by the AI and cannot be set');

@@ -7,7 +7,8 @@ export default defineAction({
   key: 'set_task_color',
   noun: 'Task',
   label: 'Set Task Color',
-  description: 'Updates the color (shade) of a task; None clears it.',
+  description:
+    "Updates the color (shade) of a task; None clears it. With Set Task Custom Fields, this is what the service lets you update: a task's title, notes and due date cannot change after it is created.",
   inputFields: [
     ...taskFields(),
     {

@@ -1,26 +1,29 @@
 /**
- * What task-returning actions and searches add to the service's task: each custom field's name and, for
- * option fields (tag, status, …), the labels of the chosen options beside their ids, so a later step can
- * use "High" rather than `opt_high`. One read of the board's fields per board; when it fails (e.g. a key
- * without `customfields.read`), the task goes out as the service answered it.
+ * A task as every step and trigger of the app outputs it: the service's task, with each custom field's name
+ * and, for option fields (tag, status, …), the labels of the chosen options beside their ids (so a later
+ * step can use "High" rather than `opt_high`), and `first_thread_id`, the first linked thread (a later
+ * step replies on it; a list of IDs cannot be mapped into one Email Thread input). One read of the board's
+ * fields per board, only when a task has custom field values; when it fails (e.g. a key without
+ * `customfields.read`), the values go out without their names.
  */
 import type { CustomField, Task, ThreadworkClient } from '@threadwork/shared';
 
-export type LabelledTask = Task & {
+export type TaskOutput = Task & {
   custom_fields: Array<Task['custom_fields'][number] & { name?: string; labels?: string[] }>;
+  first_thread_id: string | null;
 };
 
 export async function withFieldLabels<T extends Task>(
   client: ThreadworkClient,
   tasks: T[],
   known?: Map<string, CustomField[]>,
-): Promise<T[]> {
+): Promise<Array<T & TaskOutput>> {
   const boards = known ?? new Map<string, CustomField[]>();
   const unlabelled = (task: T) => task.custom_fields.some((value) => !('name' in value));
   for (const task of tasks) {
     if (!unlabelled(task)) continue;
     const boardId = task.board_id;
-    if (task.custom_fields.length === 0 || boardId === null || boards.has(boardId)) continue;
+    if (boardId === null || boards.has(boardId)) continue;
     try {
       const fields: CustomField[] = [];
       for await (const field of client.customFields.list(boardId, { limit: 200 })) fields.push(field);
@@ -30,10 +33,12 @@ export async function withFieldLabels<T extends Task>(
     }
   }
   return tasks.map((task) => {
-    if (!unlabelled(task)) return task;
+    const first_thread_id = task.thread_ids[0] ?? null;
+    if (!unlabelled(task)) return { ...task, first_thread_id };
     const fields = boards.get(task.board_id ?? '') ?? [];
     return {
       ...task,
+      first_thread_id,
       // Labels added beside the service's own fields (its ids stay as they were).
       custom_fields: task.custom_fields.map((value) => {
         const field = fields.find((candidate) => candidate.id === value.field_id);
@@ -52,4 +57,27 @@ export async function withFieldLabels<T extends Task>(
       }),
     };
   });
+}
+
+/**
+ * What a v1 hook item gains from the task's v2 view (docs/zapier-app.md, "Triggers"): its linked threads,
+ * its board's and list's names as they are now, and its labelled custom fields. An item whose task is
+ * gone (deleted, or no longer visible) keeps the v1 fields alone: these keys are empty.
+ */
+export interface ItemExtras {
+  thread_ids: string[];
+  first_thread_id: string | null;
+  board_name: string | null;
+  list_name: string | null;
+  custom_fields: TaskOutput['custom_fields'];
+}
+
+export function itemExtras(task: TaskOutput | undefined): ItemExtras {
+  return {
+    thread_ids: task?.thread_ids ?? [],
+    first_thread_id: task?.first_thread_id ?? null,
+    board_name: task?.board_name ?? null,
+    list_name: task?.list_name ?? null,
+    custom_fields: task?.custom_fields ?? [],
+  };
 }

@@ -1,3 +1,4 @@
+import { assigneeEmail } from './assign-task.ts';
 import { defineAction } from './define.ts';
 import { memberField, taskFields } from './fields.ts';
 import { unassignment } from './resources.ts';
@@ -19,10 +20,14 @@ export default defineAction({
     }),
   ],
   resource: unassignment,
-  perform: async ({ input, v1, v2, idempotencyKey }) => {
+  perform: async (context) => {
+    const { input, v1, v2, idempotencyKey } = context;
     const id = input.required('task_id');
     const given = input.text('assignee_email');
-    const email = given ?? (await v2().tasks.get(id)).assignee?.email ?? undefined;
+    const email =
+      given === undefined
+        ? ((await v2().tasks.get(id)).assignee?.email ?? undefined)
+        : await assigneeEmail(context, 'assignee_email', given);
     if (email === undefined) return { id, assignee_email: null, unassigned_email: null };
     await v1().unassignTask(id, email, { idempotencyKey: idempotencyKey() });
     return { id, assignee_email: null, unassigned_email: email };

@@ -11,10 +11,12 @@ import {
   IdempotencyConflictError,
   IdempotencyInProgressError,
   InsufficientScopeError,
+  InvalidResponseError,
   MailboxNotConnectedError,
   MailboxReauthRequiredError,
   NotFoundError,
   RateLimitedError,
+  SCOPE_GROUPS,
   SubscriptionRequiredError,
   ThreadworkError,
   TimeoutError,
@@ -22,7 +24,9 @@ import {
   withoutUrlSecrets,
 } from '@threadwork/shared/light';
 import type { Bundle, ZObject } from 'zapier-platform-core';
+import { originOf } from './clients.ts';
 import { DEDUPE_KEY } from './idempotency.ts';
+import { existingRun, type Run, whyNoAnswer, writesThatMayHaveActed } from './run.ts';
 
 const ZAPIER_ERROR_NAMES = new Set([
   'AppError',
@@ -39,17 +43,56 @@ export interface ErrorContext {
   labels: Record<string, string>;
   types?: Record<string, string | undefined>;
   inputs: Record<string, unknown>;
+  /** The connection's service origin, to point at its pages (the API keys page). */
+  origin?: string | undefined;
+  /** The run that failed: whether its writes may have acted (lib/run.ts). */
+  run?: Run | undefined;
 }
 
 const NO_CONTEXT: ErrorContext = { labels: {}, inputs: {} };
 
-/** The scope that sending email needs, and what a user does to get a key with it (docs/zapier-actions.md). */
+/** The scope that sending email needs: opt-in, so a key has it only when it was ticked at creation. */
 export const SEND_EMAIL_SCOPE = 'email.send';
-export const SEND_EMAIL_KEY_STEPS =
-  'Sending email needs an API key with the "Send email" permission, which a key only has when it is ticked at ' +
-  'creation. Create a new API key with "Send email" ticked on the service\'s keys page (the console\'s /keys page ' +
-  "when you run the service yourself, or the extension's API tab when the extension's own key has that " +
-  'permission), then reconnect this Zapier connection with the new key: its API key, secret and name.';
+
+/** "Send email" for `email.send`: the permission as the API keys pages show it. */
+export function scopeLabel(scope: string): string {
+  for (const group of SCOPE_GROUPS) {
+    const found = group.scopes.find((entry) => entry.scope === scope);
+    if (found !== undefined) return found.label;
+  }
+  return scope;
+}
+
+/** Where a user makes a key: the account's API keys page of their own service, or the extension's API tab. */
+function keysPage(origin: string | undefined): string {
+  return origin === undefined || origin === ''
+    ? "in your account's API keys (or in the extension's API tab)"
+    : `in your account's API keys at ${origin}/keys (or in the extension's API tab)`;
+}
+
+/** What to do when the key lacks `scopes`: tick them on a new key, then reconnect with it. */
+export function missingPermissionMessage(scopes: string[], origin?: string): string {
+  const labels = scopes.map((scope) => `"${scopeLabel(scope)}"`);
+  const named = labels.length === 0 ? 'a permission' : `the ${labels.join(' and ')} permission`;
+  const tick = labels.length === 0 ? 'the permission this step needs' : labels.join(' and ');
+  const optIn = scopes.includes(SEND_EMAIL_SCOPE)
+    ? ' A key has "Send email" only when it is ticked at creation.'
+    : '';
+  return (
+    `The connected API key lacks ${named}${scopes.length === 0 ? '' : ` (${scopes.join(', ')})`}, which this step needs.${optIn} ` +
+    `Create a key with ${tick} ticked ${keysPage(origin)}, then reconnect this Zapier connection with the new key: ` +
+    'its API key, secret and name.'
+  );
+}
+
+/** What a user reads when the service refuses the connection's key (deleted, revoked, or mistyped). */
+export function revokedKeyMessage(origin?: string): string {
+  return (
+    "The service did not accept this connection's API key: this key may have been revoked: reconnect with a " +
+    `current key. Create one ${keysPage(origin)}. If you have just typed the credentials, check the email, ` +
+    'the key name, and the API key and secret.'
+  );
+}
 
 /** The error to throw for `error`: a Zapier error with a human message, or `error` itself when it is one. */
 export function toZapierError(z: ZObject, error: unknown, context: ErrorContext = NO_CONTEXT): Error {
@@ -59,8 +102,11 @@ export function toZapierError(z: ZObject, error: unknown, context: ErrorContext 
     return error instanceof Error ? new Error(redact(error.message)) : new Error(redact(String(error)));
   }
   const status = error.status;
-  const fail = (message: string) => new z.errors.Error(redact(message), error.code ?? error.name, status);
-  if (error instanceof AuthenticationError) return new z.errors.RefreshAuthError(redact(error.message));
+  const fail = (message: string) =>
+    new z.errors.Error(redact(withRunOutcome(message, context)), error.code ?? error.name, status);
+  if (error instanceof AuthenticationError) {
+    return new z.errors.RefreshAuthError(revokedKeyMessage(context.origin));
+  }
   if (error instanceof RateLimitedError) {
     return new z.errors.ThrottledError(
       'The service is rate limiting requests; Zapier will retry this step later.',
@@ -69,12 +115,9 @@ export function toZapierError(z: ZObject, error: unknown, context: ErrorContext 
   }
   if (error instanceof IdempotencyInProgressError) {
     // Only "Only Once Per" keys survive into a later run, so only then may Zapier run the step again.
-    return typeof context.inputs[DEDUPE_KEY] === 'string' && context.inputs[DEDUPE_KEY] !== ''
+    return onceValue(context) !== undefined
       ? new z.errors.ThrottledError('The same step is still running on the service; retrying shortly.', 5)
-      : fail(
-          'The service is still carrying out this step and did not answer in time. Check in the service ' +
-            'whether it took effect before running the step again.',
-        );
+      : fail('The service was still carrying out this step when the time for it ran out.');
   }
   if (error instanceof SubscriptionRequiredError) {
     return fail(
@@ -82,13 +125,7 @@ export function toZapierError(z: ZObject, error: unknown, context: ErrorContext 
     );
   }
   if (error instanceof InsufficientScopeError) {
-    const scopes = scopesOf(error.details);
-    if (scopes.includes(SEND_EMAIL_SCOPE)) return fail(SEND_EMAIL_KEY_STEPS);
-    const named = scopes.length === 0 ? '' : ` "${scopes.join('", "')}"`;
-    return fail(
-      `The connected API key lacks the permission${named} this step needs. Create an API key that has it on ` +
-        "the service's keys page (or the extension's API tab), then reconnect this Zapier connection with it.",
-    );
+    return fail(missingPermissionMessage(scopesOf(error.details), context.origin));
   }
   if (error instanceof MailboxNotConnectedError) {
     return fail(
@@ -109,11 +146,89 @@ export function toZapierError(z: ZObject, error: unknown, context: ErrorContext 
     );
   }
   if (error instanceof ValidationError) return fail(validationMessage(error, context));
-  if (error instanceof TimeoutError) return fail('The service did not answer in time. Try the step again.');
+  if (error instanceof TimeoutError) {
+    return fail(`The service${at(context)} did not answer in time.${tryAgain(context)}`);
+  }
   if (error instanceof ConnectionError) {
-    return fail('Could not reach the service. Check the Service URL of the connection, then try again.');
+    const reason = whyNoAnswer(error);
+    return fail(
+      reason === 'lost'
+        ? `The connection to the service${at(context)} was lost before it answered.${tryAgain(context)}`
+        : `Could not reach the service${at(context)}: ${NO_ANSWER_WORDS[reason]}. ` +
+            "Check the connection's Service URL, or run the step again once the service is back.",
+    );
+  }
+  if (status !== undefined && status >= 500) {
+    return fail(`${serverFailure(error, status)}${tryAgain(context)}`);
+  }
+  // An answer that is not the service's own (no error code: a web page, a proxy's error) is never shown.
+  if (error instanceof InvalidResponseError || error.code === undefined) {
+    return fail(
+      `The service URL${at(context)} answered${status === undefined ? '' : ` HTTP ${status}`} with something that ` +
+        "is not the service's API. Check the connection's Service URL: the address you open the service at.",
+    );
   }
   return fail(error.message);
+}
+
+/** Why no answer came, in words. */
+export const NO_ANSWER_WORDS = {
+  refused: 'the connection was refused',
+  'no such host': 'no such host',
+  unreachable: 'the host cannot be reached',
+  lost: 'the connection was lost before it answered',
+} as const;
+
+/** " at https://host" when the origin is known (said once in a message). */
+function at(context: ErrorContext): string {
+  return context.origin === undefined || context.origin === '' ? '' : ` at ${context.origin}`;
+}
+
+/** After a failure without the service's word: try again later, unless a write may have acted (see below). */
+function tryAgain(context: ErrorContext): string {
+  return writesThatMayHaveActed(context.run).length > 0 ? '' : ' Try the step again in a few minutes.';
+}
+
+/** A 5xx in plain words, with the request ID when the answer had one: never the answer's body. */
+function serverFailure(error: ThreadworkError, status: number): string {
+  const requestId = error.requestId === undefined ? '' : `, request ID ${error.requestId}`;
+  const what =
+    status === 502 || status === 504
+      ? 'a gateway in front of the service got no proper answer from it'
+      : status === 503
+        ? 'the service is unavailable for the moment'
+        : 'the service ran into an internal error';
+  return `The service failed (HTTP ${status}${requestId}): ${what}.`;
+}
+
+/** The step's "Only Once Per" value, when the user set one. */
+function onceValue(context: ErrorContext): string | undefined {
+  const value = context.inputs[DEDUPE_KEY];
+  return typeof value === 'string' && value.trim() !== '' ? value : undefined;
+}
+
+/**
+ * `message`, and when the run's writes acted or may have (lib/run.ts), what that means for a replay: the
+ * service may have carried out the step, so check before replaying, or use Only Once Per. A failure the
+ * service answered with a 4xx before any write acted needs no such word.
+ */
+function withRunOutcome(message: string, context: ErrorContext): string {
+  const writes = writesThatMayHaveActed(context.run);
+  if (writes.length === 0) return message;
+  const done = context.run?.done ?? [];
+  const unknown = writes.some((write) => write.state === 'unknown');
+  const what =
+    done.length > 0
+      ? `Before this failure the step had ${done.join(' and ')}${unknown ? ', and the service may have carried out the rest' : ''}`
+      : unknown
+        ? 'The service may have carried out this step before the failure'
+        : 'Part of this step was carried out before this failure';
+  const replay =
+    onceValue(context) !== undefined
+      ? 'Replaying this run is safe: with Only Once Per set, the service repeats what it did instead of acting again.'
+      : 'Check in the service before replaying this run (a replay runs the step again in full), or map something ' +
+        'unique to the trigger item (e.g. its Event ID) into Only Once Per, so that a replay cannot act twice.';
+  return `${message} ${what}. ${replay}`;
 }
 
 /** Wraps a perform function so that every error it throws goes through `toZapierError`. */
@@ -125,7 +240,9 @@ export function withZapierErrors<B extends Bundle, R>(
     try {
       return await perform(z, bundle);
     } catch (error) {
-      throw withoutSecrets(toZapierError(z, error, context?.(bundle)), bundle);
+      const given = context?.(bundle) ?? NO_CONTEXT;
+      const full = { ...given, origin: originOf(bundle), run: existingRun(bundle) };
+      throw withoutSecrets(toZapierError(z, error, full), bundle);
     }
   };
 }
@@ -223,6 +340,9 @@ function inputKeyOf(path: string, context: ErrorContext): string | undefined {
 /** `team_id` → "Team", `custom_fields.0.value` → "Custom Fields Value". */
 function humanPath(path: string): string {
   if (/[A-Z ]/.test(path)) return path; // already a name, e.g. a custom field's
+  // A board's custom field whose name the step did not get: its ID, never a label made of the key.
+  const customField = /^custom_field__(.+)$/.exec(path)?.[1];
+  if (customField !== undefined) return `Custom field \`${customField}\``;
   const words = path.split(/[._[\]]+/).filter((word) => word !== '' && !/^\d+$/.test(word));
   if (words.length > 1 && words.at(-1) === 'id') words.pop();
   if (words.length === 0) return 'Input';
@@ -237,7 +357,10 @@ function plainWords(message: string, type: string | undefined): string {
   // A date that cannot be read (not one in the past, say: that message says what is wrong already).
   const aboutTime = /\b(future|past|before|after|later|earlier)\b/i.test(message);
   if (!aboutTime && (type === 'datetime' || /\b(date|datetime|iso)\b/i.test(message))) return DATE_ADVICE;
-  if (/\bemail\b|\baddress\b/i.test(message)) return 'use an email address like bob@example.com';
+  // A schema's own words ("Invalid email address"), not a message that already says what to do.
+  if (/^(invalid\b.*\b(email|address)|must be an? (valid )?email)/i.test(message)) {
+    return 'use an email address like bob@example.com';
+  }
   return message.replace(/\bISO[ -]?8601\b ?|\bISO\b ?/g, '');
 }
 

@@ -1,13 +1,14 @@
 import { defineSearch } from '../creates/define.ts';
 import { boardField, teamField } from '../creates/fields.ts';
-import { boardMember } from '../creates/resources.ts';
+import { type BoardMemberOutput, boardMember } from '../creates/resources.ts';
 import { allBoardMembers } from '../lib/board-members.ts';
+import { allowPartialField, bestMatches, matchedResource, matchQuery } from './match.ts';
 
 export default defineSearch({
   key: 'find_member',
   noun: 'Member',
   label: 'Find Board Member',
-  description: 'Finds a member of a board by email (or by part of the name), to assign tasks to.',
+  description: 'Finds a member of a board by exact email or name, to assign tasks to.',
   inputFields: [
     teamField(),
     boardField({
@@ -17,27 +18,21 @@ export default defineSearch({
     }),
     {
       key: 'email',
-      label: 'Email',
+      label: 'Email or Name',
       required: true,
       helpText:
-        'The email to look for, e.g. `bob@example.com`. An exact email (any case) comes first, then names or emails containing it.',
+        'The email or full name to look for, e.g. `bob@example.com` or `Bob Stone`: any case, spaces around it ignored. Only an exact one is found unless Allow Partial Match is yes.',
     },
+    allowPartialField('email or name', { wanted: 'Bob', found: 'Bob Stone' }),
   ],
-  resource: boardMember,
+  resource: matchedResource(boardMember),
   perform: async ({ input, v2 }) => {
-    const wanted = input.required('email').toLowerCase();
-    const members = await allBoardMembers(v2(), input.required('board_id'));
-    const exact = members.filter((member) => member.email.toLowerCase() === wanted);
-    const partial = members.filter(
-      (member) =>
-        member.email.toLowerCase() !== wanted &&
-        (member.email.toLowerCase().includes(wanted) ||
-          (member.display_name ?? '').toLowerCase().includes(wanted)),
+    const members: BoardMemberOutput[] = (await allBoardMembers(v2(), input.required('board_id'))).map(
+      (member) => ({ id: member.user_id, email: member.email, display_name: member.display_name }),
     );
-    return [...exact, ...partial].map((member) => ({
-      id: member.user_id,
-      email: member.email,
-      display_name: member.display_name,
-    }));
+    return bestMatches(
+      members,
+      matchQuery(input, 'email', (member: BoardMemberOutput) => [member.email, member.display_name]),
+    );
   },
 });

@@ -10,7 +10,7 @@
 import type { EventType, FILTER_SCOPES, WebhookEvent } from '@threadwork/shared';
 import { NotFoundError } from '@threadwork/shared/light';
 import type { Bundle, Trigger, ZObject } from 'zapier-platform-core';
-import { exchangeCredentials } from '../authentication.ts';
+import { exchangeCredentials, tokenToUnsubscribe } from '../authentication.ts';
 import type { InputField } from '../creates/fields.ts';
 import type { OutputField } from '../creates/resources.ts';
 import { v2Client } from '../lib/clients.ts';
@@ -67,7 +67,8 @@ export function webhookTrigger<O extends { id: string }>(options: WebhookTrigger
   const performUnsubscribe = withZapierErrors(async (z: ZObject, bundle: Bundle) => {
     const subscriptionId = (bundle.subscribeData as Partial<WebhookSubscribeData> | undefined)?.id;
     if (subscriptionId === undefined) return {};
-    const token = await exchangeCredentials(z, bundle);
+    const token = await tokenToUnsubscribe(z, bundle);
+    if (token === undefined) return {};
     try {
       await (await v2Client(z, bundle, { token })).webhooks.delete(subscriptionId);
     } catch (error) {

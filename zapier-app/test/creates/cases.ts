@@ -192,16 +192,61 @@ export const CREATE_CASES: OperationCase[] = [
     ],
     output: { id: 'tsk_1', assignee_email: null, unassigned_email: 'bob@example.com' },
   },
-  action(
-    'move_task',
-    { task_id: 'tsk_1', list_id: 'lst_doing', after_task_id: 'tsk_2' },
-    {
-      method: 'POST',
-      path: '/v2/tasks/tsk_1/move',
-      body: { list_id: 'lst_doing', after_task_id: 'tsk_2' },
-      data: { ...task, id: 'tsk_1', list_id: 'lst_doing', list_name: 'Doing' },
-    },
-  ),
+  {
+    kind: 'creates',
+    key: 'move_task',
+    name: "Board empty: the destination must be on the task's board",
+    moreRequests:
+      "the task's board and its lists are read first: a move to another board is refused unless chosen",
+    inputData: { task_id: 'tsk_1', list_id: 'lst_doing', after_task_id: 'tsk_2' },
+    requests: [
+      { method: 'GET', path: '/v2/tasks/tsk_1', reply: envelope({ ...task, id: 'tsk_1' }) },
+      {
+        method: 'GET',
+        path: `/v2/boards/${task.board_id}/lists?limit=200`,
+        reply: envelope(
+          [
+            { id: 'lst_todo', name: 'To do', board_id: task.board_id },
+            { id: 'lst_doing', name: 'Doing', board_id: task.board_id },
+          ],
+          { next_cursor: null, has_more: false },
+        ),
+      },
+      {
+        method: 'POST',
+        path: '/v2/tasks/tsk_1/move',
+        body: { list_id: 'lst_doing', after_task_id: 'tsk_2' },
+        idempotencyKey: key('move_task'),
+        reply: envelope({ ...task, id: 'tsk_1', list_id: 'lst_doing', list_name: 'Doing' }),
+      },
+    ],
+    output: { ...task, id: 'tsk_1', list_id: 'lst_doing', list_name: 'Doing' },
+  },
+  {
+    kind: 'creates',
+    key: 'move_task',
+    name: 'Board chosen: a list of that board, on any board',
+    moreRequests: "the chosen board's lists are read to refuse a list of another board by name",
+    inputData: { board_id: 'brd_sales', task_id: 'tsk_1', list_id: 'lst_won' },
+    requests: [
+      {
+        method: 'GET',
+        path: '/v2/boards/brd_sales/lists?limit=200',
+        reply: envelope([{ id: 'lst_won', name: 'Won', board_id: 'brd_sales' }], {
+          next_cursor: null,
+          has_more: false,
+        }),
+      },
+      {
+        method: 'POST',
+        path: '/v2/tasks/tsk_1/move',
+        body: { list_id: 'lst_won' },
+        idempotencyKey: key('move_task'),
+        reply: envelope({ ...task, id: 'tsk_1', board_id: 'brd_sales', list_id: 'lst_won' }),
+      },
+    ],
+    output: { ...task, id: 'tsk_1', board_id: 'brd_sales', list_id: 'lst_won' },
+  },
   action(
     'reorder_task',
     { task_id: 'tsk_1', position: 'bottom' },

@@ -37,6 +37,7 @@ describe('the app’s actions and searches', () => {
     expect(searchOrCreates.map(({ search, create }) => [search, create])).toEqual([
       ['find_task', 'create_task'],
       ['find_contact', 'create_contact'],
+      ['find_company', 'create_company'],
     ]);
   });
 
@@ -64,9 +65,12 @@ describe('the app’s actions and searches', () => {
   );
 
   it('link every id a search can find to that search, and cascade dropdowns team → board → list', () => {
-    const fields = all.flatMap((definition) =>
-      definition.operation.inputFields.filter((field): field is Field => typeof field === 'object'),
-    );
+    // Find Task by ID takes an ID mapped from an earlier step: its input is the ID itself, not a picker.
+    const fields = all
+      .filter((definition) => definition.key !== 'find_task_by_id')
+      .flatMap((definition) =>
+        definition.operation.inputFields.filter((field): field is Field => typeof field === 'object'),
+      );
     const byKey = (key: string) => fields.filter((field) => field['key'] === key);
     // A picker paired with its search: Zapier offers "add a search step" only when both are set.
     const pickers = [

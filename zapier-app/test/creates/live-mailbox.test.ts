@@ -1,6 +1,6 @@
 import type { EmailThread } from '@threadwork/shared';
 import { afterAll, describe, expect, it } from 'vitest';
-import { appTester, sessionPerform } from '../helpers/auth.ts';
+import { appTester, rejection, sessionPerform, zapierMessage } from '../helpers/auth.ts';
 import { CREDENTIALS } from '../helpers/live.ts';
 import { startConnected, THREADS } from './live.ts';
 import { operationOf } from './support.ts';
@@ -38,6 +38,28 @@ describe('create_draft, live', () => {
       (candidate) => candidate.subject === 'Live: new draft',
     );
     expect(drafts.map((candidate) => candidate.draft_id)).toEqual([draft['draft_id']]);
+  });
+
+  it('takes recipients as triggers write them: Name <email>, and several in one line', async () => {
+    const draft = await live.twice('create_draft', {
+      to: 'Bob Stone <bob@stone.test>, "Stone, Carol" <carol@stone.test>',
+      subject: 'Live: named recipients',
+      body: 'Hello both',
+    });
+    expect(draft['to']).toEqual(['bob@stone.test', 'carol@stone.test']);
+  });
+});
+
+describe('blank bodies are refused by label, and nothing is sent or drafted', () => {
+  it.each(['create_draft', 'reply_to_thread'])('%s with a body of spaces', async (key) => {
+    const before = await thread(THREADS.lunch.id);
+    const drafts = (await live.service.drafts.list()).data.length;
+    const error = await rejection(live.run('creates', key, { thread_id: THREADS.lunch.id, body: '  \n ' }));
+    expect(zapierMessage(error)).toBe(
+      'Body: is required, but it is empty (a value mapped from an earlier step may be blank)',
+    );
+    expect((await thread(THREADS.lunch.id)).message_ids).toEqual(before.message_ids);
+    expect((await live.service.drafts.list()).data).toHaveLength(drafts);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { Task } from '@threadwork/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rejection, zapierMessage } from '../helpers/auth.ts';
 import { type Connected, IDS, startConnected, THREADS } from './live.ts';
 
 // The task, board and list actions against a live reference server: each create runs twice with the same
@@ -99,6 +100,63 @@ describe('task actions, live', () => {
     const doing = (await tasksIn(IDS.doing)).map((task) => task.id);
     expect(doing.filter((candidate) => candidate === id)).toHaveLength(1);
     expect(doing.indexOf(id)).toBe(doing.indexOf(anchor.id) + 1);
+  });
+
+  it('move_task to another board’s list is refused unless that board is chosen, and then drops the custom field values', async () => {
+    const { id } = await newTask('Live: cross-board move');
+    const values = [{ field_id: IDS.priority, value: [IDS.priorityHigh] }];
+    await live.service.tasks.update(id, { custom_fields: values });
+    const refused = zapierMessage(
+      await rejection(live.run('creates', 'move_task', { task_id: id, list_id: IDS.leads })),
+    );
+    expect(refused).toBe(
+      `Destination List: \`${IDS.leads}\` is not a list of the task's board "Roadmap". Moving the task to another board would drop its custom field values, and moving it back would not restore them: to move it there anyway, choose that board in Board and pick this list from it.`,
+    );
+    // Nothing moved, nothing lost.
+    expect(await live.service.tasks.get(id)).toMatchObject({ list_id: IDS.todo, custom_fields: values });
+    // Board left empty, a list of the task's own board: moved.
+    await live.run('creates', 'move_task', { task_id: id, list_id: IDS.doing });
+    expect((await live.service.tasks.get(id)).list_id).toBe(IDS.doing);
+    // The board chosen explicitly: the move runs, and the values are gone, as the help text says.
+    const moved = await live.twice('move_task', {
+      board_id: IDS.salesBoard,
+      task_id: id,
+      list_id: IDS.leads,
+    });
+    expect(moved).toMatchObject({ id, list_id: IDS.leads, board_id: IDS.salesBoard });
+    expect(await live.service.tasks.get(id)).toMatchObject({ list_id: IDS.leads, custom_fields: [] });
+  });
+
+  it('assign_task takes a member’s exact name or user ID as well as an email', async () => {
+    const { id } = await newTask('Live: assign by name');
+    await live.run('creates', 'assign_task', { task_id: id, assignee_email: 'bob stone' });
+    expect((await live.service.tasks.get(id)).assignee?.email).toBe('bob@example.com');
+    await live.run('creates', 'assign_task', { task_id: id, assignee_email: IDS.ada });
+    expect((await live.service.tasks.get(id)).assignee?.email).toBe('ada@example.com');
+    const error = await rejection(
+      live.run('creates', 'assign_task', { task_id: id, assignee_email: 'Carol' }),
+    );
+    expect(zapierMessage(error)).toBe(
+      'Assignee: "Carol" is no member of the task\'s board: use a member\'s email, user ID or full name (members: Ada Lovelace <ada@example.com>, Bob Stone <bob@example.com>).',
+    );
+    expect((await live.service.tasks.get(id)).assignee?.email).toBe('ada@example.com');
+  });
+
+  it('custom field inputs: a board without fields, and one whose only fields are AI-managed, say why', async () => {
+    const fields = await live.inputFields('set_custom_fields', { board_id: IDS.salesBoard });
+    expect(fields.filter((field) => String(field['key']).startsWith('custom_field'))).toEqual([
+      {
+        key: 'custom_fields_note',
+        label: 'Custom Fields',
+        type: 'copy',
+        helpText: 'This board has no custom fields.',
+      },
+    ]);
+    const roadmap = await live.inputFields('set_custom_fields', { board_id: IDS.board });
+    expect(roadmap.map((field) => field['label'])).toEqual(
+      expect.arrayContaining(['Priority', 'Estimate (days)']),
+    );
+    expect(roadmap.map((field) => field['label'])).not.toContain('Reply status');
   });
 
   it('reorder_task twice puts the task at the bottom, and says where it landed', async () => {
@@ -234,30 +292,71 @@ describe('board and list actions, live', () => {
 });
 
 describe('searches, live', () => {
-  it('find_task finds by title in a list, and on a whole board, exact title first', async () => {
+  it('find_task finds the exact title only, in a list or on a whole board; partial ones only when allowed', async () => {
     const exact = await newTask('Live: find Carol', IDS.todo);
     const longer = await newTask('Live: find Carol again', IDS.doing);
-    const inList = (await live.run('searches', 'find_task', {
-      list_id: IDS.todo,
-      title: 'live: find carol',
-    })) as Task[];
-    expect(inList.map((task) => task.id)).toEqual([exact.id]);
-    const onBoard = (await live.run('searches', 'find_task', {
-      board_id: IDS.board,
-      title: 'Live: find Carol',
-    })) as Task[];
-    expect(onBoard.map((task) => task.id)).toEqual([exact.id, longer.id]);
+    const ids = (found: unknown) =>
+      (found as Array<Task & { match_type: string }>).map((task) => [task.id, task.match_type]);
     expect(
-      await live.run('searches', 'find_task', { board_id: IDS.board, title: 'nobody has this title' }),
-    ).toEqual([]);
+      ids(await live.run('searches', 'find_task', { list_id: IDS.todo, title: ' live: find carol ' })),
+    ).toEqual([[exact.id, 'exact']]);
+    // An exact title wins even when partial matches are allowed.
+    expect(
+      ids(
+        await live.run('searches', 'find_task', {
+          board_id: IDS.board,
+          title: 'Live: find Carol',
+          allow_partial: 'yes',
+        }),
+      ),
+    ).toEqual([[exact.id, 'exact']]);
+    // "Live: find Car" is no task's title: nothing, unless partial matches are allowed.
+    expect(await live.run('searches', 'find_task', { board_id: IDS.board, title: 'Live: find Car' })).toEqual(
+      [],
+    );
+    expect(
+      ids(
+        await live.run('searches', 'find_task', {
+          board_id: IDS.board,
+          title: 'Live: find Car',
+          allow_partial: 'yes',
+        }),
+      ).sort(),
+    ).toEqual(
+      [
+        [exact.id, 'partial'],
+        [longer.id, 'partial'],
+      ].sort(),
+    );
   });
 
-  it('find-or-create: nothing found, the create runs, and the next search finds it', async () => {
+  it('find-or-create: "Plan Q2" is created beside "Plan Q2 roadmap review", and then found exactly', async () => {
+    await newTask('Live: Plan Q2 roadmap review', IDS.done);
     // Zapier hands the same inputs to the search and the create: both take `title`.
-    const search = { list_id: IDS.done, title: 'Live: find or create' };
+    const search = { list_id: IDS.done, title: 'Live: Plan Q2' };
     expect(await live.run('searches', 'find_task', search)).toEqual([]);
     const created = await live.run('creates', 'create_task', search);
-    expect(await live.run('searches', 'find_task', search)).toEqual([created]);
+    expect(await live.run('searches', 'find_task', search)).toEqual([
+      { ...(created as object), match_type: 'exact' },
+    ]);
+  });
+
+  it('find_task_by_id finds a task by a mapped ID (the first that exists of a list), or a thread’s task', async () => {
+    const task = await newTask('Live: by id', IDS.todo);
+    const found = (await live.run('searches', 'find_task_by_id', {
+      task_id: `tsk_missing, ${task.id}`,
+    })) as Task[];
+    expect(found.map((each) => each.id)).toEqual([task.id]);
+    expect(await live.run('searches', 'find_task_by_id', { task_id: 'tsk_missing' })).toEqual([]);
+    await live.service.tasks.linkThread(task.id, { thread_id: THREADS.lunch.id });
+    const byThread = (await live.run('searches', 'find_task_by_id', {
+      thread_id: THREADS.lunch.id,
+    })) as Array<Task & { first_thread_id: string }>;
+    // The thread's first linked task (other tests may have linked the thread to tasks of theirs first).
+    const linked = (await live.service.emailThreads.get(THREADS.lunch.id)).linked_tasks ?? [];
+    expect(linked.map((each) => each.id)).toContain(task.id);
+    expect(byThread.map((each) => each.id)).toEqual([linked[0]?.id]);
+    expect(byThread[0]?.thread_ids).toContain(THREADS.lunch.id);
   });
 
   it('find_thread finds threads with a mailbox query', async () => {

@@ -35,7 +35,8 @@ export function operationSuite(cases: OperationCase[]): void {
         body: errorBody('insufficient_scope', 'this key lacks the scope tasks.write', {
           required_scopes: ['tasks.write'],
         }),
-        message: /lacks the permission \\?"tasks\.write\\?".*reconnect this Zapier connection/,
+        message:
+          /lacks the \\?"Create and change tasks\\?" permission \(tasks\.write\).*Create a key with \\?"Create and change tasks\\?" ticked in your account's API keys at https:\/\/tw\.example\.test\/keys .*reconnect this Zapier connection/,
       },
       {
         what: 'a disconnected mailbox',

@@ -142,18 +142,34 @@ export const TASK_CASES: OperationCase[] = [
     key: 'find_member',
     inputData: { board_id: 'brd_roadmap', email: 'BOB@example.com' },
     requests: [readMembers],
-    // The exact email (any case) only: no other member's email or name contains it.
-    output: [{ id: 'usr_bob', email: 'bob@example.com', display_name: 'Bob Stone' }],
+    // The exact email (any case) only, though another member's email contains it.
+    output: [{ id: 'usr_bob', email: 'bob@example.com', display_name: 'Bob Stone', match_type: 'exact' }],
   },
   {
     kind: 'searches',
     key: 'find_member',
-    name: 'by part of a name or email',
-    inputData: { board_id: 'brd_roadmap', email: 'bob' },
+    name: 'by exact name',
+    inputData: { board_id: 'brd_roadmap', email: ' bob stone ' },
+    requests: [readMembers],
+    output: [{ id: 'usr_bob', email: 'bob@example.com', display_name: 'Bob Stone', match_type: 'exact' }],
+  },
+  {
+    kind: 'searches',
+    key: 'find_member',
+    name: 'by part of a name or email, only with Allow Partial Match',
+    inputData: { board_id: 'brd_roadmap', email: 'bob', allow_partial: 'yes' },
     requests: [readMembers],
     output: [
-      { id: 'usr_bob', email: 'bob@example.com', display_name: 'Bob Stone' },
-      { id: 'usr_bobby', email: 'bobby@example.com', display_name: null },
+      { id: 'usr_bob', email: 'bob@example.com', display_name: 'Bob Stone', match_type: 'partial' },
+      { id: 'usr_bobby', email: 'bobby@example.com', display_name: null, match_type: 'partial' },
     ],
+  },
+  {
+    kind: 'searches',
+    key: 'find_member',
+    name: 'by part of a name, without Allow Partial Match: nobody',
+    inputData: { board_id: 'brd_roadmap', email: 'bob' },
+    requests: [readMembers],
+    output: [],
   },
 ];

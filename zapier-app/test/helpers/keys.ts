@@ -53,4 +53,11 @@ export const CREATE_KEYS = [
   'analyze_thread',
 ];
 /** The search keys, letter for letter and in the app's order. */
-export const SEARCH_KEYS = ['find_task', 'find_thread', 'find_contact', 'find_company', 'find_member'];
+export const SEARCH_KEYS = [
+  'find_task',
+  'find_thread',
+  'find_contact',
+  'find_company',
+  'find_member',
+  'find_task_by_id',
+];

@@ -74,13 +74,21 @@ async function failing(key: string, inputData: Record<string, unknown>, auth: Au
  * ada's own session (her seeded key holds every scope, so it may grant the opt-in "Send email").
  */
 async function connectionWithNewKey(name: string, scopes?: string[]): Promise<Auth> {
+  return (await newKeyConnection(name, scopes)).connection;
+}
+
+/** As above, with the key's id (to revoke it). */
+async function newKeyConnection(
+  name: string,
+  scopes?: string[],
+): Promise<{ connection: Auth; keyId: string }> {
   const created = await fetch(`${server.v2BaseUrl}/api-keys`, {
     method: 'POST',
     headers: { 'x-access-token': authData['sessionKey'] ?? '', 'content-type': 'application/json' },
     body: JSON.stringify({ name, type: 'legacy', ...(scopes === undefined ? {} : { scopes }) }),
   });
   expect(created.status).toBe(200);
-  const { data } = (await created.json()) as { data: { api_key: string; api_secret: string } };
+  const { data } = (await created.json()) as { data: { id: string; api_key: string; api_secret: string } };
   const credentials = {
     origin: server.origin,
     email: CREDENTIALS.legacy.email,
@@ -89,7 +97,7 @@ async function connectionWithNewKey(name: string, scopes?: string[]): Promise<Au
     api_key_name: name,
   };
   const { sessionKey } = await appTester(sessionPerform, { authData: credentials });
-  return { ...credentials, sessionKey };
+  return { connection: { ...credentials, sessionKey }, keyId: data.id };
 }
 
 /** A message from outside arriving in ada's mailbox (on a thread, or a new one). */
@@ -253,13 +261,13 @@ describe('journeys: errors a Zap builder can act on', () => {
   });
 
   it('a wrong service URL says what to fix and shows no credential', async () => {
-    const wrong = { ...authData, origin: `${server.origin}/nothing-here` };
+    const wrong = { ...authData, origin: new URL(receiver.url).origin };
     const error = await appTester(sessionPerform, { authData: wrong }).then(
       () => undefined,
       (caught: unknown) => caught,
     );
     const message = zapierMessage(error);
-    expect(message).toMatch(/Check the service URL/);
+    expect(message).toMatch(/is not the service.*Check the Service URL/);
     for (const secret of credentialsOf(authData)) expect(message).not.toContain(secret);
   });
 });
@@ -273,9 +281,10 @@ describe('journeys: Send Email', () => {
       { to: 'carol@cafe.test', subject: 'Journey: no scope', body: 'Hi', thread_id: THREADS.lunch.id },
       connection,
     );
-    expect(message).toMatch(/"Send email" ticked on the service's keys page/);
-    expect(message).toMatch(/\/keys/);
-    expect(message).toMatch(/extension's API tab/);
+    expect(message).toContain(
+      `Create a key with "Send email" ticked in your account's API keys at ${server.origin}/keys (or in the extension's API tab)`,
+    );
+    expect(message).not.toMatch(/console|yourself/i);
     expect(message).toMatch(/reconnect this Zapier connection with the new key/);
     expect(await sentOn(THREADS.lunch.id)).toHaveLength(before.length);
   });
@@ -296,6 +305,49 @@ describe('journeys: Send Email', () => {
     await step('send_email', { ...email, dedupe_key: 'evt_send_1' }, connection);
     await step('send_email', { ...email, dedupe_key: 'evt_send_1' }, connection);
     expect(await sentOn(THREADS.lunch.id)).toHaveLength(before + 3);
+  });
+});
+
+describe('journeys: a key revoked while its Zaps run', () => {
+  it('a step asks Zapier to renew the session, the renewal says the key may have been revoked, and the Zap turns off', async () => {
+    const { connection, keyId } = await newKeyConnection('Zapier soon revoked');
+    const subscribeData = await appTester(hook('new_task_in_list', 'performSubscribe'), {
+      authData: connection,
+      inputData: { list_id: IDS.todo },
+      targetUrl: `${receiver.url}/journey-revoked`,
+    });
+    const revoked = await fetch(`${server.v2BaseUrl}/api-keys/${keyId}`, {
+      method: 'DELETE',
+      headers: { 'x-access-token': authData['sessionKey'] ?? '' },
+    });
+    expect(revoked.status).toBe(200);
+    const task = await service.tasks.create({ list_id: IDS.todo, title: 'Journey: after the revoke' });
+    // The step's token was minted from the revoked key: Zapier is asked to renew it…
+    const refused = await step('complete_task', { task_id: task.id }, connection).then(
+      () => undefined,
+      (caught: unknown) => caught as Error,
+    );
+    expect(refused?.name).toBe('RefreshAuthError');
+    expect((await service.tasks.get(task.id)).completed).toBe(false);
+    // …and the renewal is what the user reads.
+    const renewal = await appTester(sessionPerform, { authData: connection }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    const message = zapierMessage(renewal);
+    expect(message).toContain(
+      "The service did not accept this connection's API key: this key may have been revoked: reconnect",
+    );
+    expect(message).toContain(`Create one in your account's API keys at ${server.origin}/keys`);
+    for (const secret of credentialsOf(connection)) expect(message).not.toContain(secret);
+    // Turning the Zap off still succeeds: the service stopped the key's hooks when it was revoked.
+    expect(
+      await appTester(hook('new_task_in_list', 'performUnsubscribe'), {
+        authData: connection,
+        inputData: { list_id: IDS.todo },
+        subscribeData,
+      }),
+    ).toEqual({});
   });
 });
 

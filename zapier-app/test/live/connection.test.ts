@@ -45,10 +45,13 @@ describe('connection', () => {
     );
   });
 
-  it('answers a wrong secret with "API key or secret", and a wrong key name likewise', async () => {
+  it('answers a wrong secret, and a wrong key name likewise: the key may have been revoked, reconnect', async () => {
     for (const wrong of [{ api_secret: 'not-the-secret0' }, { api_key_name: 'Not Zapier' }]) {
       const error = await rejection(appTester(sessionPerform, { authData: { ...authData, ...wrong } }));
-      expect(zapierMessage(error)).toContain('API key or secret');
+      const message = zapierMessage(error);
+      expect(message).toContain('this key may have been revoked: reconnect');
+      expect(message).toContain(`in your account's API keys at ${server.origin}/keys`);
+      expect(message).toContain('check the email, the key name, and the API key and secret');
     }
   });
 
@@ -58,11 +61,19 @@ describe('connection', () => {
     expect(zapierMessage(error)).toContain(`${origin} is not the service`);
   });
 
-  it('connects with the service URL pasted with its API root', async () => {
+  it.each([
+    ['with its API root', (origin: string) => `${origin}/v2`],
+    ['as a page of the service, from the browser', (origin: string) => `${origin}/mail/18c2f0a1b2c3d4e5`],
+    ['without http:// (a service on this computer)', (origin: string) => origin.replace(/^http:\/\//, '')],
+  ])('connects with the service URL pasted %s', async (_what, pasted) => {
     const { sessionKey } = await appTester(sessionPerform, {
-      authData: { ...authData, origin: server.v2BaseUrl },
+      authData: { ...authData, origin: pasted(server.origin) },
     });
     expect(sessionKey.split('.')).toHaveLength(3);
+    const me = await appTester(authTest, {
+      authData: { ...authData, origin: pasted(server.origin), sessionKey },
+    });
+    expect(me).toMatchObject({ email: 'ada@example.com' });
   });
 });
 

@@ -6,7 +6,7 @@ import { EVENT_ID_HEADER, type LegacyClient, type ThreadworkClient } from '@thre
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveServer } from '../../../test/e2e/test/helpers/live-server.ts';
 import type { WebhookReceiver } from '../../../test/e2e/test/helpers/receiver.ts';
-import { appTester, rejection, zapierMessage } from '../helpers/auth.ts';
+import { App, appTester, type Operation, rejection, zapierMessage } from '../helpers/auth.ts';
 import {
   deliveryBundle,
   IDS,
@@ -116,6 +116,58 @@ describe('v1 REST hooks', () => {
     });
   });
 
+  it('task items carry what later steps need: the thread, current names, labelled custom fields; a gone task keeps the v1 fields', async () => {
+    const subscription = await appTester(op('task_completed', 'performSubscribe'), {
+      authData,
+      inputData: { board_id: IDS.board },
+      targetUrl: `${receiver.url}/completed`,
+    });
+    const task = await service.tasks.create({ list_id: IDS.doing, thread_id: THREADS.lunch.id });
+    await service.tasks.update(task.id, {
+      custom_fields: [{ field_id: IDS.priority, value: [IDS.priorityHigh] }],
+    });
+    await service.tasks.complete(task.id);
+    const delivery = await receiver.waitFor(
+      (request) => request.path.endsWith('/completed') && (request.json as { id?: string }).id === task.id,
+    );
+    const bundle = { authData, inputData: { board_id: IDS.board }, ...deliveryBundle(delivery) };
+    const [output] = await appTester(op('task_completed', 'perform'), bundle);
+    expect(output).toMatchObject({
+      task_id: task.id,
+      completed: true,
+      thread_ids: [THREADS.lunch.id],
+      first_thread_id: THREADS.lunch.id,
+      board_name: 'Roadmap',
+      list_name: 'Doing',
+      custom_fields: [
+        { field_id: IDS.priority, value: [IDS.priorityHigh], name: 'Priority', labels: ['High'] },
+      ],
+    });
+    // The first thread's id is what Reply to Email Thread takes: the reply lands on that very thread.
+    await appTester(
+      (App.creates as unknown as Record<string, { operation: { perform: Operation } }>)['reply_to_thread']!
+        .operation.perform,
+      { authData, inputData: { thread_id: output.first_thread_id, body: 'Done: it is on its way.' } },
+    );
+    const thread = await service.emailThreads.get(THREADS.lunch.id, { include: 'messages' });
+    expect(thread.messages?.at(-1)).toMatchObject({ labels: expect.arrayContaining(['SENT']) });
+
+    // The same delivery once the task is deleted: the v1 fields alone, the added keys empty.
+    await service.tasks.delete(task.id);
+    const [gone] = await appTester(op('task_completed', 'perform'), bundle);
+    expect(gone).toEqual({
+      ...(delivery.json as object),
+      id: output.id,
+      task_id: task.id,
+      thread_ids: [],
+      first_thread_id: null,
+      board_name: null,
+      list_name: null,
+      custom_fields: [],
+    });
+    await appTester(op('task_completed', 'performUnsubscribe'), { authData, subscribeData: subscription });
+  });
+
   it('performList shows real items, newest first', async () => {
     const items = await appTester(op('new_task_on_board', 'performList'), {
       authData,
@@ -128,6 +180,19 @@ describe('v1 REST hooks', () => {
     // A sample's id stands for its event, as a delivery's does; the task is `task_id`.
     expect(items[0].id).not.toBe(items[0].task_id);
     expect(items[0].id).toMatch(/^evt_/);
+    // Samples carry the keys a delivery adds, read from the tasks' v2 views.
+    for (const item of items) {
+      const task = await service.tasks.get(item.task_id);
+      expect(item).toMatchObject({
+        thread_ids: task.thread_ids,
+        first_thread_id: task.thread_ids[0] ?? null,
+        board_name: task.board_name,
+        list_name: task.list_name,
+      });
+      expect(item.custom_fields.map((value: { field_id: string }) => value.field_id)).toEqual(
+        task.custom_fields.map((value) => value.field_id),
+      );
+    }
   });
 });
 

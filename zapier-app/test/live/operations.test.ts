@@ -107,12 +107,17 @@ describe('members picker and Find Board Member, live', () => {
     expect((await service.tasks.get(task.id)).assignee?.email).toBe('bob@example.com');
   });
 
-  it('find_member finds a member by email (any case), and nobody for a stranger', async () => {
-    const search = (email: string) =>
-      appTester(step('searches', 'find_member'), { authData, inputData: { board_id: IDS.board, email } });
-    expect(await search('BOB@example.com')).toEqual([
-      { id: IDS.bob, email: 'bob@example.com', display_name: 'Bob Stone' },
-    ]);
+  it('find_member finds a member by exact email or name (any case), part of one only when allowed', async () => {
+    const search = (email: string, extra: Record<string, unknown> = {}) =>
+      appTester(step('searches', 'find_member'), {
+        authData,
+        inputData: { board_id: IDS.board, email, ...extra },
+      });
+    const bob = { id: IDS.bob, email: 'bob@example.com', display_name: 'Bob Stone' };
+    expect(await search('BOB@example.com')).toEqual([{ ...bob, match_type: 'exact' }]);
+    expect(await search(' bob stone ')).toEqual([{ ...bob, match_type: 'exact' }]);
+    expect(await search('Bob')).toEqual([]);
+    expect(await search('Bob', { allow_partial: 'yes' })).toEqual([{ ...bob, match_type: 'partial' }]);
     expect(await search('carol@cafe.test')).toEqual([]);
   });
 });

@@ -22,7 +22,7 @@ import {
   V1UnsubscribeRequest,
 } from '../../schemas/v1/index.ts';
 import { AuthenticationError, InvalidResponseError, ThreadworkError } from '../errors.ts';
-import { HttpClient, IDEMPOTENCY_HEADER, PACKAGE_USER_AGENT } from '../http.ts';
+import { HttpClient, IDEMPOTENCY_HEADER, PACKAGE_USER_AGENT, type RetryTiming } from '../http.ts';
 import { parseQuery, parseRequest, type RequestOptions, withQuery } from '../request.ts';
 import type { AccessTokenProvider } from '../v2/transport.ts';
 import { type StoredToken, type TokenStore, tokenRenewAt } from './token.ts';
@@ -53,6 +53,8 @@ export interface LegacyClientOptions {
   maxRetries?: number | undefined;
   /** Per attempt, in milliseconds (default 30 000). */
   timeout?: number | undefined;
+  /** Waits between attempts and a deadline for all of them (e.g. a Zapier step's time limit). */
+  retryTiming?: RetryTiming | undefined;
   userAgent?: string | undefined;
 }
 
@@ -86,6 +88,7 @@ export class LegacyClient {
       headers: { accept: 'application/json', 'user-agent': options.userAgent ?? PACKAGE_USER_AGENT },
       maxRetries: options.maxRetries,
       timeout: options.timeout,
+      retryTiming: options.retryTiming,
       fetch: options.fetch,
     });
   }

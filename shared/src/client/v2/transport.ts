@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Meta } from '../../schemas/common.ts';
 import { AuthenticationError, InvalidResponseError } from '../errors.ts';
-import { HttpClient, IDEMPOTENCY_HEADER, PACKAGE_USER_AGENT } from '../http.ts';
+import { HttpClient, IDEMPOTENCY_HEADER, PACKAGE_USER_AGENT, type RetryTiming } from '../http.ts';
 import { attachMeta } from '../meta.ts';
 import { createPage, type Page, PagePromise } from '../pagination.ts';
 import { type HttpMethod, type RequestOptions, withQuery } from '../request.ts';
@@ -23,6 +23,8 @@ export interface ThreadworkClientOptions {
   maxRetries?: number | undefined;
   /** Per attempt, in milliseconds (default 30 000). */
   timeout?: number | undefined;
+  /** Waits between attempts and a deadline for all of them (e.g. a Zapier step's time limit). */
+  retryTiming?: RetryTiming | undefined;
   fetch?: typeof fetch | undefined;
   userAgent?: string | undefined;
 }
@@ -60,6 +62,7 @@ export class V2Transport {
       headers,
       maxRetries: options.maxRetries,
       timeout: options.timeout,
+      retryTiming: options.retryTiming,
       fetch: options.fetch,
     });
   }
