@@ -494,7 +494,10 @@ describe('journeys: what a key may do, and revoking it', () => {
     ];
     for (const [key, inputData] of writes) {
       const message = await failing(key, inputData, connection);
-      expect([key, message]).toEqual([key, expect.stringContaining('lacks the permission "tasks.write"')]);
+      expect([key, message]).toEqual([
+        key,
+        expect.stringContaining('lacks the "Create and change tasks" permission (tasks.write)'),
+      ]);
     }
     expect(await service.tasks.get(task.id)).toEqual(before);
     expect(await titled('Journey: never made')).toEqual([]);
@@ -507,7 +510,7 @@ describe('journeys: what a key may do, and revoking it', () => {
       () => 'subscribed',
       (error: unknown) => zapierMessage(error),
     );
-    expect(on).toContain('lacks the permission "webhooks.manage"');
+    expect(on).toContain('lacks the "Manage webhooks" permission (webhooks.manage)');
   });
 
   it("revoking the Zap's key stops its v1 hook and its reply webhook; the other connection's Zap goes on", async () => {
