@@ -89,6 +89,9 @@ export const DeliveryAttempt = z.looseObject({
   status_code: z.number().int().nullable(),
   duration_ms: z.number(),
   error: z.string().nullable(),
+  /** The receiver's answer, as Stripe shows it: its content-type and the first 4 KiB of its body (null when no answer came). */
+  response_content_type: z.string().nullable().optional(),
+  response_body: z.string().nullable().optional(),
 });
 export type DeliveryAttempt = z.infer<typeof DeliveryAttempt>;
 

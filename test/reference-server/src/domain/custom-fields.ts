@@ -13,6 +13,7 @@ import { type Executor, isShared, type Locking, perStatement } from '../db/datab
 import type { CustomFieldsTable } from '../db/schema.ts';
 import { requireBoard } from './access.ts';
 import { invalidField, notFound, ServiceError } from './errors.ts';
+import { noteChange } from './events/feed.ts';
 import { newId } from './ids.ts';
 import { type Page, type PageRequest, paginate } from './pagination.ts';
 import { recordFieldValueChanges } from './tasks/record.ts';
@@ -180,6 +181,8 @@ export async function createCustomField(
       .values(field.options.map((option, position) => ({ ...option, field_id: field.id, position })))
       .execute();
   }
+  // The board's pages show its fields (on cards, on task pages).
+  noteChange(db, { topic: 'board', board_id: board.id });
   return presentCustomField(field);
 }
 
@@ -254,6 +257,7 @@ export async function updateCustomField(
     options,
   });
   await recordFieldValueChanges(db, changedTaskIds, now);
+  noteChange(db, { topic: 'board', board_id: field.board_id });
   return updated;
 }
 
