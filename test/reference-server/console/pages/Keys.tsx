@@ -4,10 +4,15 @@ import { groupScopes } from '@threadwork/shared/light';
 import type { ApiKey, ConsoleKeys, CreatedApiKey } from '@threadwork/shared/schemas';
 import { useState } from 'preact/hooks';
 import { call, useAction, useResource } from '../api.ts';
-import { Failure, Loading, Time } from './common.tsx';
+import { Failure, Loading, Secret, Time, useTitle } from './common.tsx';
 
 export function KeysPage() {
-  const view = useResource<ConsoleKeys>('keys', (change) => change.topic === 'keys');
+  useTitle('API keys');
+  // A key's listing counts the subscriptions it holds: those change with it too.
+  const view = useResource<ConsoleKeys>(
+    'keys',
+    (change) => change.topic === 'keys' || change.topic === 'subscription',
+  );
   if (view.error && !view.data) return <Failure error={view.error} />;
   if (!view.data) return <Loading />;
   return (
@@ -20,7 +25,7 @@ export function KeysPage() {
       {view.data.keys.length === 0 ? (
         <p class="muted">No keys.</p>
       ) : (
-        <table class="keys">
+        <table class="keys stack">
           <thead>
             <tr>
               <th scope="col">Name</th>
@@ -43,6 +48,20 @@ export function KeysPage() {
   );
 }
 
+/** How many subscriptions a key holds, where the listing says (they stop when it is revoked). */
+function holds(apiKey: ApiKey): string | null {
+  const counts = (apiKey as { subscriptions?: { webhooks?: number; hooks?: number } }).subscriptions;
+  if (!counts) return null;
+  const webhooks = counts.webhooks ?? 0;
+  const hooks = counts.hooks ?? 0;
+  if (webhooks + hooks === 0) return 'holds no subscription';
+  const parts = [
+    webhooks > 0 ? `${webhooks} webhook${webhooks === 1 ? '' : 's'}` : null,
+    hooks > 0 ? `${hooks} v1 hook${hooks === 1 ? '' : 's'}` : null,
+  ].filter(Boolean);
+  return `holds ${parts.join(' and ')} (revoking stops them)`;
+}
+
 function KeyRow({ apiKey, optIn, onRevoked }: { apiKey: ApiKey; optIn: string[]; onRevoked(): void }) {
   const [confirming, setConfirming] = useState(false);
   const { error, run } = useAction();
@@ -50,23 +69,25 @@ function KeyRow({ apiKey, optIn, onRevoked }: { apiKey: ApiKey; optIn: string[];
     if (!confirming) return setConfirming(true);
     if (await run(() => call('DELETE', `keys/${encodeURIComponent(apiKey.id)}`))) onRevoked();
   }
+  const held = holds(apiKey);
   return (
     <tr data-testid="console-key" data-key-id={apiKey.id}>
       <th scope="row">
         {apiKey.name}
         {apiKey.api_key && (
           <div class="muted small">
-            api key <code>{apiKey.api_key}</code>
+            public API key <code>{apiKey.api_key}</code> (its secret was shown once)
           </div>
         )}
+        {held && <div class="muted small">{held}</div>}
       </th>
-      <td>{apiKey.type}</td>
-      <td class="scopes">
+      <td data-label="Type">{apiKey.type}</td>
+      <td class="scopes" data-label="Scopes">
         {apiKey.scopes.map((scope) => (
           <span class={`chip${optIn.includes(scope) ? ' opt-in' : ''}`}>{scope}</span>
         ))}
       </td>
-      <td>
+      <td data-label="Created">
         <Time value={apiKey.created_at} />
       </td>
       <td>
@@ -158,16 +179,12 @@ function NewKey({ catalogue, onCreated }: { catalogue: ConsoleKeys; onCreated():
       {created && (
         <div class="created" role="status">
           <p>Key “{created.name}” created. Copy its secret now: it is shown this once.</p>
-          {created.api_key && (
-            <p>
-              <label for="created-key">API key</label>
-              <input id="created-key" readOnly value={created.api_key} />
-            </p>
-          )}
-          <p>
-            <label for="created-secret">{created.type === 'legacy' ? 'API secret' : 'Secret'}</label>
-            <input id="created-secret" readOnly value={created.secret ?? created.api_secret ?? ''} />
-          </p>
+          {created.api_key && <Secret id="created-key" label="API key" value={created.api_key} />}
+          <Secret
+            id="created-secret"
+            label={created.type === 'legacy' ? 'API secret' : 'Secret'}
+            value={created.secret ?? created.api_secret ?? ''}
+          />
           <button type="button" onClick={() => setCreated(null)}>
             Done
           </button>

@@ -1,10 +1,14 @@
-// `/mail/{thread_id}`: a thread's messages as text (never HTML), its linked tasks, and "Simulate a reply".
+// `/mail/{thread_id}`: a thread's messages as text (never HTML), its linked tasks, read or unread, its
+// labels, and "Simulate a reply".
 // The subject heading (an h2 with data-legacy-thread-id) and the [gh=mtb] toolbar are laid out as the
 // mailbox lays them out, so the extension's test build runs on this page too (docs/console.md).
 import type { ConsoleThreadView } from '@threadwork/shared/schemas';
 import { useState } from 'preact/hooks';
 import { call, useAction, useResource } from '../api.ts';
-import { Failure, Loading, Time } from './common.tsx';
+import { Failure, Loading, Time, useTitle } from './common.tsx';
+
+/** Labels a person puts on a thread by hand (Sent and Drafts come from sending; Unread is read state). */
+const HAND_LABELS = new Set(['INBOX', 'STARRED', 'IMPORTANT']);
 
 const DEFAULT_REPLY = 'Thanks, that works for us. (a reply simulated in the console)';
 
@@ -15,7 +19,16 @@ export function ThreadPage({ id }: { id: string }) {
   );
   const [reply, setReply] = useState('');
   const { busy, error, run } = useAction();
+  const change = useAction();
   const [status, setStatus] = useState('');
+  useTitle(view.data ? (view.data.thread.subject ?? '(no subject)') : 'Thread');
+
+  async function threadChange(path: string, body: object, done: string) {
+    if (await change.run(() => call('POST', `mail/${encodeURIComponent(id)}/${path}`, body))) {
+      setStatus(done);
+      view.reload();
+    }
+  }
 
   async function simulate() {
     const arrived = await run(() =>
@@ -31,6 +44,8 @@ export function ThreadPage({ id }: { id: string }) {
   if (!view.data) return <Loading />;
   const { thread, linked_tasks, labels } = view.data;
   const labelName = (id: string) => labels.find((label) => label.id === id)?.name ?? id;
+  const onThread = new Set(thread.messages?.flatMap((message) => message.labels) ?? []);
+  const choosable = labels.filter((label) => HAND_LABELS.has(label.id) || label.type === 'user');
   const messages = (thread.messages ?? []) as (NonNullable<typeof thread.messages>[number] & {
     has_html?: boolean;
   })[];
@@ -41,6 +56,19 @@ export function ThreadPage({ id }: { id: string }) {
           <a href="/mail" class="button">
             Back to mail
           </a>
+          <button
+            type="button"
+            disabled={change.busy}
+            onClick={() =>
+              threadChange(
+                'read-state',
+                { read: thread.unread },
+                thread.unread ? 'Marked as read.' : 'Marked as unread.',
+              )
+            }
+          >
+            {thread.unread ? 'Mark as read' : 'Mark as unread'}
+          </button>
         </div>
       </div>
       <h2 class="subject" data-legacy-thread-id={thread.thread_id}>
@@ -83,6 +111,28 @@ export function ThreadPage({ id }: { id: string }) {
               ))}
             </ul>
           )}
+          <fieldset class="options">
+            <legend>Labels</legend>
+            {choosable.map((label) => (
+              <label key={label.id}>
+                <input
+                  type="checkbox"
+                  checked={onThread.has(label.id)}
+                  disabled={change.busy}
+                  onChange={(event) => {
+                    const on = (event.target as HTMLInputElement).checked;
+                    void threadChange(
+                      'labels',
+                      on ? { add: [label.id] } : { remove: [label.id] },
+                      `${on ? 'Labelled' : 'Unlabelled'} ${label.name ?? label.id}.`,
+                    );
+                  }}
+                />{' '}
+                {label.name ?? label.id}
+              </label>
+            ))}
+          </fieldset>
+          {change.error && <Failure error={change.error} />}
           <h3>Simulate a reply</h3>
           <p class="muted">
             Mail arrives from the thread's other party, as the provider would deliver it (fires

@@ -3,8 +3,10 @@
 // The console acts as a user without a sign-in, so every console route answers loopback clients only,
 // addressed by a loopback name (a DNS-rebound page reaches 127.0.0.1 under a foreign Host), and a write
 // must come from a page of the console itself (Origin); anyone else gets 403 in the error envelope.
+import compress from '@fastify/compress';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../domain/errors.ts';
+import { openFeed } from '../domain/events/feed.ts';
 import { isLoopbackHost } from '../domain/webhook-targets.ts';
 
 /** The console's pages, as the browser's router knows them too (console/router.ts). */
@@ -78,14 +80,38 @@ const loadApi = () => {
 };
 
 /** Serves a console page (the app's shell; the browser's router draws the page). */
-export async function servePage(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+async function servePage(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   guardConsole(request);
-  return (await loadApi()).sendShell(reply);
+  return (await loadApi()).sendShell(reply, 200);
 }
 
-export async function consoleRoutes(app: FastifyInstance): Promise<void> {
-  if (!app.ctx.consoleUser) return;
+/** Paths that are the API's, never a console page: an unknown one answers the API's JSON 404. */
+const API_PREFIXES = ['/v2', '/api/', '/auth/', '/_control/', '/_console/'];
+
+/**
+ * The console's routes, each answering only as `guardConsole` allows. With the console on, `/` answers a
+ * browser with the console and anyone else with the API roots (`roots`), and an unknown page path a
+ * browser asks for gets the console's 404 page. Console answers are compressed (brotli or gzip, as the
+ * client accepts); the API's routes, registered outside this plugin, are left as they are.
+ */
+export async function consoleRoutes(app: FastifyInstance, { roots }: { roots: object }): Promise<void> {
+  openFeed(app.ctx.db);
+  await app.register(compress, { encodings: ['br', 'gzip'] });
+  app.get('/', async (request, reply) => {
+    if (wantsPage(request)) return servePage(request, reply);
+    reply.header('vary', 'accept');
+    return roots;
+  });
   for (const url of CONSOLE_PAGES) app.get(url, servePage);
+  // Every other GET: the console's 404 page for a browser on this machine, else the API's JSON 404.
+  app.get('/*', async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    if (!wantsPage(request) || API_PREFIXES.some((prefix) => path.startsWith(prefix))) {
+      return reply.callNotFound();
+    }
+    guardConsole(request);
+    return (await loadApi()).sendShell(reply, 404);
+  });
   app.get(
     `${CONSOLE_ASSETS_PREFIX}:name`,
     async (request: FastifyRequest<{ Params: { name: string } }>, reply) => {
