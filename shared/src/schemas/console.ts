@@ -143,6 +143,8 @@ export interface ConsoleSubscription {
   entity_id: string | null;
   /** Since when every attempt to it has failed (null while its last attempt succeeded). */
   failing_since: string | null;
+  /** v2, after a rotation: until when the previous signing secret still signs beside the new one. */
+  previous_secret_until: string | null;
   counts: Record<'pending' | 'delivered' | 'failed' | 'suppressed', number>;
 }
 

@@ -78,7 +78,12 @@ export function BoardPage({ id }: { id: string }) {
    * Runs one change; on success the lists it touched reload at once (a reorder, say, records no event,
    * and the page shows what the server holds, not its own guess). Answers the failure, if any.
    */
-  async function act(work: () => Promise<unknown>, done: string, lists: string[]): Promise<ApiError | null> {
+  async function act(
+    work: () => Promise<unknown>,
+    done: string,
+    lists: string[],
+    report = true,
+  ): Promise<ApiError | null> {
     setError(null);
     try {
       await work();
@@ -86,7 +91,8 @@ export function BoardPage({ id }: { id: string }) {
       await Promise.all([...new Set(lists)].map((listId) => reloadList(listId)));
       return null;
     } catch (failure) {
-      setError(failure as ApiError);
+      // A failure the change's own control shows (beside a title box) is not repeated at the top.
+      if (report) setError(failure as ApiError);
       return failure as ApiError;
     }
   }
@@ -168,9 +174,12 @@ export function BoardPage({ id }: { id: string }) {
             fields={custom_fields}
             shades={shades}
             onCreate={(title) =>
-              act(() => call('POST', 'tasks', { list_id: entry.list.id, title }), `Added “${title}”.`, [
-                entry.list.id,
-              ])
+              act(
+                () => call('POST', 'tasks', { list_id: entry.list.id, title }),
+                `Added “${title}”.`,
+                [entry.list.id],
+                false,
+              )
             }
             onComplete={(task) =>
               act(

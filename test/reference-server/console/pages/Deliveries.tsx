@@ -403,6 +403,12 @@ function Subscription({
             failing since <Time value={subscription.failing_since} withTime />
           </span>
         )}
+        {subscription.previous_secret_until && (
+          <span class="muted small" data-rotated="">
+            secret rotated: the previous one still signs until{' '}
+            <Time value={subscription.previous_secret_until} withTime />
+          </span>
+        )}
         <a href={showHref}>
           {counts.failed} failed · {counts.pending} pending · {counts.delivered} delivered
           {counts.suppressed > 0 && <> · {counts.suppressed} suppressed</>}
@@ -478,8 +484,7 @@ function Subscription({
             value={rotated.secret}
           />
           <p class="muted small">
-            The previous secret keeps signing deliveries beside it until{' '}
-            <Time value={rotated.previous_secret_expires_at} withTime />.{' '}
+            Deliveries carry a signature by each secret until the previous one expires.{' '}
             <button type="button" onClick={() => setRotated(null)}>
               Done
             </button>

@@ -3,7 +3,7 @@
 // The subject heading (an h2 with data-legacy-thread-id) and the [gh=mtb] toolbar are laid out as the
 // mailbox lays them out, so the extension's test build runs on this page too (docs/console.md).
 import type { ConsoleThreadView } from '@threadwork/shared/schemas';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { call, useAction, useResource } from '../api.ts';
 import { Failure, Loading, Time, useTitle } from './common.tsx';
 
@@ -21,13 +21,16 @@ export function ThreadPage({ id }: { id: string }) {
   const { busy, error, run } = useAction();
   const change = useAction();
   const [status, setStatus] = useState('');
+  // A label asked for is shown so until the thread is read again (the server's answer shows it then).
+  const [asked, setAsked] = useState<Record<string, boolean>>({});
+  useEffect(() => setAsked({}), [view.data]);
   useTitle(view.data ? (view.data.thread.subject ?? '(no subject)') : 'Thread');
 
   async function threadChange(path: string, body: object, done: string) {
     if (await change.run(() => call('POST', `mail/${encodeURIComponent(id)}/${path}`, body))) {
       setStatus(done);
       view.reload();
-    }
+    } else setAsked({});
   }
 
   async function simulate() {
@@ -117,10 +120,11 @@ export function ThreadPage({ id }: { id: string }) {
               <label key={label.id}>
                 <input
                   type="checkbox"
-                  checked={onThread.has(label.id)}
+                  checked={asked[label.id] ?? onThread.has(label.id)}
                   disabled={change.busy}
                   onChange={(event) => {
                     const on = (event.target as HTMLInputElement).checked;
+                    setAsked((current) => ({ ...current, [label.id]: on }));
                     void threadChange(
                       'labels',
                       on ? { add: [label.id] } : { remove: [label.id] },

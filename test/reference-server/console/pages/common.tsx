@@ -174,8 +174,8 @@ export function InlineRename({
 }
 
 /**
- * A destructive action in two steps: the button, then "Confirm …" beside "Cancel". Escape or leaving
- * cancels.
+ * A destructive action in two steps: the button, then "Confirm …" beside "Cancel". Escape cancels, and
+ * focus goes back to the button.
  */
 export function ConfirmButton({
   label,
@@ -193,20 +193,31 @@ export function ConfirmButton({
 }) {
   const [asking, setAsking] = useState(false);
   const confirm = useRef<HTMLButtonElement>(null);
+  const opener = useRef<HTMLButtonElement>(null);
+  const returnFocus = useRef(false);
   useEffect(() => {
-    if (asking) confirm.current?.focus();
+    if (asking) {
+      confirm.current?.focus();
+      const onKey = (event: KeyboardEvent) => {
+        if (event.key !== 'Escape') return;
+        returnFocus.current = true;
+        setAsking(false);
+      };
+      document.addEventListener('keydown', onKey);
+      return () => document.removeEventListener('keydown', onKey);
+    }
+    if (returnFocus.current) opener.current?.focus();
+    returnFocus.current = false;
+    return undefined;
   }, [asking]);
   if (!asking) {
     return (
-      <button type="button" onClick={() => setAsking(true)} disabled={busy}>
+      <button type="button" ref={opener} onClick={() => setAsking(true)} disabled={busy}>
         {label}
         <span class="visually-hidden"> {what}</span>
       </button>
     );
   }
-  const cancelOnEscape = (event: KeyboardEvent) => {
-    if (event.key === 'Escape') setAsking(false);
-  };
   return (
     <span class="confirm">
       <button
@@ -214,7 +225,6 @@ export function ConfirmButton({
         class="danger"
         ref={confirm}
         disabled={busy}
-        onKeyDown={cancelOnEscape}
         onClick={() => {
           setAsking(false);
           onConfirm();
@@ -223,7 +233,13 @@ export function ConfirmButton({
         {confirmLabel}
         <span class="visually-hidden"> {what}</span>
       </button>
-      <button type="button" onKeyDown={cancelOnEscape} onClick={() => setAsking(false)}>
+      <button
+        type="button"
+        onClick={() => {
+          returnFocus.current = true;
+          setAsking(false);
+        }}
+      >
         Cancel
       </button>
     </span>

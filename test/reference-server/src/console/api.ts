@@ -582,7 +582,7 @@ on('POST', 'mail/:id/labels', (call) => {
 on('GET', 'deliveries', async (call): Promise<ConsoleDeliveries> => {
   const query = parseRequest(ConsoleDeliveriesQuery, call.query, 'query');
   const { db } = ctxOf(call);
-  const subscriptions = await subscriptionsOf(db, call.userId);
+  const subscriptions = await subscriptionsOf(db, call.userId, ctxOf(call).now());
   const page = await deliveryPage(db, subscriptions, query);
   const kinds = new Set(subscriptions.flatMap((subscription) => subscription.events));
   if (subscriptions.some((subscription) => subscription.kind === 'v2')) kinds.add('webhook.test');

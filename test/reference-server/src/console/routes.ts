@@ -24,17 +24,29 @@ export const CONSOLE_EVENTS_PATH = '/_console/events';
 /** The console's test receiver: a webhook target on this server (receiver.ts). */
 export const CONSOLE_RECEIVER_PATH = '/_console/receiver';
 
+/**
+ * This server's origin as a client on this machine reaches it: its own address when that is loopback,
+ * loopback's when it listens on every address (`--host 0.0.0.0` or `::`); null when it listens on
+ * another address only, where no loopback client (and so no console page) can reach it.
+ */
+export function loopbackOrigin(app: FastifyInstance): string | null {
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') return null;
+  const wildcard = address.address === '0.0.0.0' || address.address === '::';
+  const host = wildcard
+    ? address.family === 'IPv6'
+      ? '[::1]'
+      : '127.0.0.1'
+    : address.family === 'IPv6'
+      ? `[${address.address}]`
+      : address.address;
+  if (!wildcard && !isLoopbackHost(host.replace(/^\[|\]$/g, ''))) return null;
+  return `http://${host}:${address.port}`;
+}
+
 /** The receiver's URL as the delivery worker reaches it: this server's own listening address. */
 export function receiverUrl(app: FastifyInstance): string {
-  const address = app.server.address();
-  if (address === null || typeof address === 'string') return `http://127.0.0.1${CONSOLE_RECEIVER_PATH}`;
-  const host =
-    address.family === 'IPv6'
-      ? `[${address.address === '::' ? '::1' : address.address}]`
-      : address.address === '0.0.0.0'
-        ? '127.0.0.1'
-        : address.address;
-  return `http://${host}:${address.port}${CONSOLE_RECEIVER_PATH}`;
+  return `${loopbackOrigin(app) ?? 'http://127.0.0.1'}${CONSOLE_RECEIVER_PATH}`;
 }
 
 function isLoopbackAddress(address: string | undefined): boolean {

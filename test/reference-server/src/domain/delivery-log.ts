@@ -16,7 +16,13 @@ import { invalidField, notFound } from './errors.ts';
 import { enqueueDeliveries, type SubscriptionKind } from './events/outbox.ts';
 import { eventBody } from './events/webhook-body.ts';
 import { decodeCursor, encodeCursor } from './pagination.ts';
-import { activeSecrets, getDelivery, parseSecrets, replayDelivery } from './webhooks.ts';
+import {
+  getDelivery,
+  PREVIOUS_SECRET_TTL_MS,
+  parseSecrets,
+  replayDelivery,
+  type SigningSecret,
+} from './webhooks.ts';
 
 /** Deliveries per page of the console's log. */
 export const DELIVERIES_PER_PAGE = 50;
@@ -24,11 +30,15 @@ export const DELIVERIES_PER_PAGE = 50;
 const STATUSES = ['pending', 'delivered', 'failed', 'suppressed'] as const;
 
 /** The user's v2 subscriptions and v1 hooks, oldest first, each with its deliveries counted by status. */
-export async function subscriptionsOf(db: Executor, userId: string): Promise<ConsoleSubscription[]> {
+export async function subscriptionsOf(
+  db: Executor,
+  userId: string,
+  now: Date,
+): Promise<ConsoleSubscription[]> {
   const [v2, v1] = await Promise.all([
     db
       .selectFrom('webhook_subscriptions')
-      .select(['id', 'target_url', 'events', 'status', 'disabled_reason', 'failing_since'])
+      .select(['id', 'target_url', 'events', 'status', 'disabled_reason', 'failing_since', 'secrets'])
       .where('user_id', '=', userId)
       .orderBy('created_at')
       .orderBy('id')
@@ -71,6 +81,12 @@ export async function subscriptionsOf(db: Executor, userId: string): Promise<Con
         disabled_reason: row.disabled_reason,
         entity_id: null,
         failing_since: row.failing_since,
+        previous_secret_until:
+          parseSecrets(row.secrets)
+            .map((entry) => entry.expires_at)
+            .filter((expires): expires is string => expires !== null && expires > now.toISOString())
+            .sort()
+            .at(-1) ?? null,
         counts: countsOf('v2', row.id),
       }),
     ),
@@ -84,6 +100,7 @@ export async function subscriptionsOf(db: Executor, userId: string): Promise<Con
         disabled_reason: null,
         entity_id: row.entity_id,
         failing_since: row.failing_since,
+        previous_secret_until: null,
         counts: countsOf('v1', row.id),
       }),
     ),
@@ -234,6 +251,22 @@ async function ownerOf(db: Executor, userId: string, deliveryId: string) {
 }
 
 /**
+ * The secrets that signed at `at` (a past attempt's time), of those still kept. Each secret was made
+ * when the one after it in the list (older) was rotated out, which is 24 hours before that one expires:
+ * a secret made after the attempt did not sign it.
+ */
+function secretsAt(secrets: readonly SigningSecret[], at: Date): string[] {
+  const time = at.getTime();
+  return secrets
+    .filter((entry, index) => {
+      const older = secrets[index + 1]?.expires_at;
+      const made = older ? Date.parse(older) - PREVIOUS_SECRET_TTL_MS : Number.NEGATIVE_INFINITY;
+      return made <= time && (entry.expires_at === null || Date.parse(entry.expires_at) > time);
+    })
+    .map((entry) => entry.secret);
+}
+
+/**
  * One delivery in full: its attempts, the body it carries and (v2) the signature header of its last
  * attempt, and the attempts still ahead of it if each fails (`timeScale`: `--webhook-time-scale`).
  */
@@ -256,9 +289,9 @@ export async function deliveryDetail(
     body = event ? eventBody(event) : null;
     const last = delivery.attempts.at(-1);
     if (body !== null && last && owner.secrets !== null) {
-      // Signed as the worker signs an attempt: the secrets active then, the attempt's second.
+      // Signed as the worker signs an attempt: the secrets that signed then, the attempt's second.
       const at = new Date(last.attempted_at);
-      signature = signPayload(body, activeSecrets(parseSecrets(owner.secrets), at), {
+      signature = signPayload(body, secretsAt(parseSecrets(owner.secrets), at), {
         timestamp: Math.floor(at.getTime() / 1000),
       });
     }
