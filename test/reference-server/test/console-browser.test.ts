@@ -263,12 +263,14 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', { timeout: 20_000 }, ()
       body: { team_id: 'team_northwind', name: 'Fields' },
     });
     const boardId = made.body.data.id as string;
-    const [todo, done] = await Promise.all(
+    const [todo, done] = (await Promise.all(
       ['To do', 'Done'].map(
         async (name) =>
-          (await api(`/boards/${boardId}/lists`, { method: 'POST', body: { name } })).body.data.id as string,
+          (
+            await api(`/boards/${boardId}/lists`, { method: 'POST', body: { name } })
+          ).body.data.id as string,
       ),
-    );
+    )) as [string, string];
     const options = [{ label: 'One' }, { label: 'Two' }];
     const fields: Record<string, { id: string; options?: { id: string; label: string }[] }> = {};
     for (const type of [
@@ -296,7 +298,7 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', { timeout: 20_000 }, ()
     await page.goto(`${server.origin}/tasks/${task.id}`);
     await page.getByTestId('console-task-title').waitFor();
     const stored = async () => (await api(`/tasks/${task.id}`)).body.data;
-    const valueOf = async (type: string) =>
+    const storedValue = async (type: string) =>
       (await stored()).custom_fields.find(
         (entry: { field_id: string }) => entry.field_id === fields[type]!.id,
       )?.value;
@@ -315,40 +317,42 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', { timeout: 20_000 }, ()
     const box = (type: string) => page.locator(`#field-${fields[type]!.id}`);
     await box('text').fill('Plain words');
     await box('text').press('Enter');
-    await expect.poll(() => valueOf('text')).toBe('Plain words');
+    await expect.poll(() => storedValue('text')).toBe('Plain words');
     await box('multiline_text').fill('Line one\nLine two');
     await page.getByRole('button', { name: 'Save F multiline_text' }).click();
-    await expect.poll(() => valueOf('multiline_text')).toBe('Line one\nLine two');
+    await expect.poll(() => storedValue('multiline_text')).toBe('Line one\nLine two');
     await box('number').fill('2.5');
     await box('number').blur();
-    await expect.poll(() => valueOf('number')).toBe(2.5);
+    await expect.poll(() => storedValue('number')).toBe(2.5);
     await box('date').fill('2026-03-14');
     await box('date').press('Enter');
-    await expect.poll(() => valueOf('date')).toContain('2026-03-14');
+    await expect.poll(() => storedValue('date')).toContain('2026-03-14');
     await box('checkbox').check();
-    await expect.poll(() => valueOf('checkbox')).toBe(true);
+    await expect.poll(() => storedValue('checkbox')).toBe(true);
     await box('url').fill('https://example.com/spec');
     await box('url').press('Enter');
-    await expect.poll(() => valueOf('url')).toBe('https://example.com/spec');
+    await expect.poll(() => storedValue('url')).toBe('https://example.com/spec');
     await box('phone').fill('+44 20 7946 0000');
     await box('phone').press('Enter');
-    await expect.poll(() => valueOf('phone')).toBe('+44 20 7946 0000');
+    await expect.poll(() => storedValue('phone')).toBe('+44 20 7946 0000');
     await box('select').selectOption({ label: 'Two' });
-    await expect.poll(() => valueOf('select')).toEqual([fields['select']!.options![1]!.id]);
+    await expect.poll(() => storedValue('select')).toEqual([fields['select']!.options![1]!.id]);
     await box('status').selectOption({ label: 'One' });
-    await expect.poll(() => valueOf('status')).toEqual([fields['status']!.options![0]!.id]);
+    await expect.poll(() => storedValue('status')).toEqual([fields['status']!.options![0]!.id]);
     const multi = page
       .locator('dl.custom fieldset')
       .filter({ has: page.getByLabel('One') })
       .last();
     await multi.getByLabel('One').check();
-    await expect.poll(() => valueOf('multiselect')).toEqual([fields['multiselect']!.options![0]!.id]);
+    await expect.poll(() => storedValue('multiselect')).toEqual([fields['multiselect']!.options![0]!.id]);
     await multi.getByLabel('Two').check();
-    await expect.poll(async () => ((await valueOf('multiselect')) as string[] | undefined)?.length).toBe(2);
+    await expect
+      .poll(async () => ((await storedValue('multiselect')) as string[] | undefined)?.length)
+      .toBe(2);
     // Emptied, a field is cleared.
     await box('text').fill('');
     await box('text').press('Enter');
-    await expect.poll(() => valueOf('text')).toBeUndefined();
+    await expect.poll(() => storedValue('text')).toBeUndefined();
 
     // A value the server refuses (its length rule) stays as typed, with the server's reason beside it.
     await page.route(`**/_console/api/tasks/${task.id}`, (route) =>
@@ -373,7 +377,7 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', { timeout: 20_000 }, ()
     await expect.poll(() => reason.textContent()).toBe('at most 1,024 characters');
     expect(await box('url').inputValue()).toBe('https://example.com/too-long');
     expect(await box('url').getAttribute('aria-invalid')).toBe('true');
-    expect(await valueOf('url')).toBe('https://example.com/spec');
+    expect(await storedValue('url')).toBe('https://example.com/spec');
     await page.unroute(`**/_console/api/tasks/${task.id}`);
     await expectAccessible(page, 'task page with every kind of field');
   });
@@ -397,7 +401,7 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', { timeout: 20_000 }, ()
     const remove = page.getByRole('button', { name: 'Delete task Short-lived', exact: true });
     await remove.click();
     await page.keyboard.press('Escape');
-    await expect.poll(() => remove.evaluate((button) => button === document.activeElement)).toBe(true);
+    await expect.poll(() => remove.evaluate('(button) => button === document.activeElement')).toBe(true);
     expect((await api(`/tasks/${task.id}`)).status).toBe(200);
     await remove.click();
     await page.getByRole('button', { name: 'Confirm delete task Short-lived', exact: true }).click();
@@ -521,12 +525,14 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', { timeout: 20_000 }, ()
     const board = (
       await api('/boards', { method: 'POST', body: { team_id: 'team_northwind', name: 'Drops' } })
     ).body.data.id;
-    const [from, empty, other] = await Promise.all(
+    const [from, empty, other] = (await Promise.all(
       ['From', 'Empty', 'Other'].map(
         async (name) =>
-          (await api(`/boards/${board}/lists`, { method: 'POST', body: { name } })).body.data.id as string,
+          (
+            await api(`/boards/${board}/lists`, { method: 'POST', body: { name } })
+          ).body.data.id as string,
       ),
-    );
+    )) as [string, string, string];
     for (const [listId, title] of [
       [from, 'A'],
       [from, 'B'],
@@ -559,15 +565,20 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', { timeout: 20_000 }, ()
     const backlog = (await tasksOf('lst_backlog')).map((task) => task.id);
     await card(backlog[0]!).waitFor();
     const focused = () =>
-      page.evaluate(() => {
+      page.evaluate(`(() => {
         const element = document.activeElement;
         return {
           task: element?.closest('[data-task-id]')?.getAttribute('data-task-id') ?? null,
           list: element?.closest('[data-list-id]')?.getAttribute('data-list-id') ?? null,
           testid: element?.getAttribute('data-testid') ?? null,
-          className: element?.className ?? '',
+          className: String(element?.className ?? ''),
         };
-      });
+      })()`) as Promise<{
+        task: string | null;
+        list: string | null;
+        testid: string | null;
+        className: string;
+      }>;
     // From a list's title box, Tab reaches its first card's controls, then the next list's box.
     await list('lst_backlog').getByTestId('console-new-task').focus();
     const stops: string[] = [];
@@ -925,7 +936,7 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', { timeout: 20_000 }, ()
     const value = await secret.inputValue();
     expect(value).toMatch(/^whsec_/);
     await row.getByRole('button', { name: 'Copy' }).click();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(value);
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(value);
     await expect.poll(() => row.locator('[data-rotated]').count()).toBe(1);
     // It signs: a test event's signature verifies with the new secret.
     const before = receiver.received.length;
@@ -1053,7 +1064,7 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', { timeout: 20_000 }, ()
       `${receiver.url}?from=console`,
     );
     await page.locator('.subscribe').getByRole('button', { name: 'Copy' }).click();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(secret);
     const listed = (await api('/webhooks/subscriptions')).body.data as { id: string; target_url: string }[];
     const made = listed.find((subscription) => subscription.target_url.endsWith('?from=console'))!;
     const block = page.locator(`[data-subscription-id="${made.id}"]`);
@@ -1133,12 +1144,12 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', { timeout: 20_000 }, ()
     await page.getByRole('heading', { name: 'API keys' }).waitFor();
     expect(await page.title()).toBe('API keys · Threadwork console');
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Skip to content');
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('main');
+    await expect.poll(() => page.evaluate('document.activeElement?.id')).toBe('main');
     // The next Tab goes on from the content, not from the header.
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.closest('header'))).toBeNull();
+    expect(await page.evaluate("document.activeElement?.closest('header') ?? null")).toBeNull();
 
     for (const [path, title] of [
       ['/', 'Boards'],
@@ -1154,14 +1165,14 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', { timeout: 20_000 }, ()
     await page.setViewportSize({ width: 1280, height: 400 });
     await page.goto(`${server.origin}/keys`);
     await page.locator('[data-testid="console-key"]').first().waitFor();
-    await page.evaluate(() => window.scrollTo(0, 600));
-    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(600);
+    await page.evaluate('window.scrollTo(0, 600)');
+    await expect.poll(() => page.evaluate('window.scrollY')).toBe(600);
     await page.getByRole('link', { name: 'Mail' }).click();
     await page.getByRole('heading', { name: 'Mail' }).waitFor();
-    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    expect(await page.evaluate('window.scrollY')).toBe(0);
     await page.goBack();
     await page.locator('[data-testid="console-key"]').first().waitFor();
-    await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(600);
+    await expect.poll(() => page.evaluate('window.scrollY')).toBe(600);
   });
 
   it('answers a path it does not have with a page of its own: 404, titled, in English, axe-clean', async () => {
@@ -1199,7 +1210,7 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', { timeout: 20_000 }, ()
           await view.screenshot({ path: join(SHOTS, `console-${name}-${colorScheme}-${width}.png`) });
           // The page never scrolls sideways (a board's columns scroll inside their own box).
           expect(
-            await view.evaluate(() => document.documentElement.scrollWidth),
+            await view.evaluate('document.documentElement.scrollWidth'),
             `${name} ${colorScheme} ${width}`,
           ).toBeLessThanOrEqual(width);
           await expectAccessible(view, `${name} ${colorScheme} ${width}`);
