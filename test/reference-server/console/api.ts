@@ -300,7 +300,6 @@ export function useAction(): {
   busy: boolean;
   error: ApiError | null;
   run<T>(work: () => Promise<T>): Promise<T | undefined>;
-  clear(): void;
 } {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ApiError | null>(null);
@@ -316,7 +315,7 @@ export function useAction(): {
       setBusy(false);
     }
   }
-  return { busy, error, run, clear: () => setError(null) };
+  return { busy, error, run };
 }
 
 /** The message the server gave for one field of a request (`title`), if it named that field. */

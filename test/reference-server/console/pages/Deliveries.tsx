@@ -626,18 +626,15 @@ function DeliveryDetail({ id }: { id: string }) {
       )}
       {delivery.schedule.length > 0 && (
         <div class="schedule">
-          <p>
-            Still ahead, should each attempt fail (each time may move by {Math.round(delivery.jitter * 100)}{' '}
-            %):
-          </p>
-          <ol class="schedule-list">
+          <p>Still ahead, should each attempt fail (each time ±{Math.round(delivery.jitter * 100)} %):</p>
+          <ul class="schedule-list">
             {delivery.schedule.map((attempt) => (
-              <li key={attempt.number} value={attempt.number}>
+              <li key={attempt.number}>
                 attempt {attempt.number}: <Time value={attempt.at} withTime />{' '}
                 <span class="muted">({fromNow(attempt.at)})</span>
               </li>
             ))}
-          </ol>
+          </ul>
           <p class="muted small">
             After the last one the delivery fails; a subscription whose every attempt fails for five days is
             paused.

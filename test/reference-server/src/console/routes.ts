@@ -80,7 +80,7 @@ export function guardConsole(request: FastifyRequest): void {
 }
 
 /** Whether a request for `/` asks for a page (a browser) rather than JSON (the API roots answer). */
-export function wantsPage(request: FastifyRequest): boolean {
+function wantsPage(request: FastifyRequest): boolean {
   return (request.headers.accept ?? '').includes('text/html');
 }
 
