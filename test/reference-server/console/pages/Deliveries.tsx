@@ -161,6 +161,7 @@ export function DeliveriesPage() {
               key={delivery.id}
               delivery={delivery}
               subscription={byId.get(delivery.subscription_id)}
+              onReplayed={view.reload}
             />
           ))}
         </ol>
@@ -504,9 +505,11 @@ function Subscription({
 function Delivery({
   delivery,
   subscription,
+  onReplayed,
 }: {
   delivery: ConsoleDeliveryRow;
   subscription: ConsoleSubscription | undefined;
+  onReplayed(): void;
 }) {
   const { busy, error, run } = useAction();
   const [open, setOpen] = useState(false);
@@ -515,7 +518,9 @@ function Delivery({
     const made = await run(() =>
       call<{ id: string }>('POST', `deliveries/${encodeURIComponent(delivery.id)}/replay`),
     );
-    if (made) setReplayed(made.id);
+    if (!made) return;
+    setReplayed(made.id);
+    onReplayed();
   }
   const detailId = `detail-${delivery.id}`;
   return (

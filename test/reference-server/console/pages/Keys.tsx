@@ -3,7 +3,7 @@
 import { groupScopes } from '@threadwork/shared/light';
 import type { ApiKey, ConsoleKeys, CreatedApiKey } from '@threadwork/shared/schemas';
 import { useState } from 'preact/hooks';
-import { call, useAction, useResource } from '../api.ts';
+import { call, fieldMessage, useAction, useResource } from '../api.ts';
 import { Failure, Loading, Secret, Time, useTitle } from './common.tsx';
 
 export function KeysPage() {
@@ -112,6 +112,8 @@ function NewKey({ catalogue, onCreated }: { catalogue: ConsoleKeys; onCreated():
   const [scopes, setScopes] = useState<string[]>(catalogue.default_scopes);
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const { busy, error, run } = useAction();
+  // The server's reason about the name (its length rule) stands beside the name; the name stays typed.
+  const nameError = fieldMessage(error, 'name');
 
   async function submit(event: Event) {
     event.preventDefault();
@@ -136,8 +138,15 @@ function NewKey({ catalogue, onCreated }: { catalogue: ConsoleKeys; onCreated():
           id="key-name"
           required
           value={name}
+          aria-invalid={nameError ? 'true' : undefined}
+          aria-describedby={nameError ? 'key-name-error' : undefined}
           onInput={(event) => setName((event.target as HTMLInputElement).value)}
         />
+        {nameError && (
+          <span class="error field-error" id="key-name-error" role="alert">
+            {nameError}
+          </span>
+        )}
       </div>
       <fieldset class="form-row">
         <legend>Type</legend>
@@ -175,7 +184,7 @@ function NewKey({ catalogue, onCreated }: { catalogue: ConsoleKeys; onCreated():
       <button type="submit" disabled={busy || name.trim() === '' || scopes.length === 0}>
         Create key
       </button>
-      {error && <Failure error={error} />}
+      {error && !nameError && <Failure error={error} />}
       {created && (
         <div class="created" role="status">
           <p>Key “{created.name}” created. Copy its secret now: it is shown this once.</p>
