@@ -401,7 +401,15 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', { timeout: 20_000 }, ()
     const remove = page.getByRole('button', { name: 'Delete task Short-lived', exact: true });
     await remove.click();
     await page.keyboard.press('Escape');
-    await expect.poll(() => remove.evaluate('(button) => button === document.activeElement')).toBe(true);
+    await expect
+      .poll(() =>
+        remove.evaluate(
+          (button) =>
+            button ===
+            (button as unknown as { ownerDocument: { activeElement: unknown } }).ownerDocument.activeElement,
+        ),
+      )
+      .toBe(true);
     expect((await api(`/tasks/${task.id}`)).status).toBe(200);
     await remove.click();
     await page.getByRole('button', { name: 'Confirm delete task Short-lived', exact: true }).click();

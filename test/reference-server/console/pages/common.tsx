@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { type ApiError, fieldMessage } from '../api.ts';
 
 export function Failure({ error }: { error: ApiError }) {
@@ -195,7 +195,8 @@ export function ConfirmButton({
   const confirm = useRef<HTMLButtonElement>(null);
   const opener = useRef<HTMLButtonElement>(null);
   const returnFocus = useRef(false);
-  useEffect(() => {
+  // As the confirmation is drawn (not a frame later): an Escape pressed at once already cancels it.
+  useLayoutEffect(() => {
     if (asking) {
       confirm.current?.focus();
       const onKey = (event: KeyboardEvent) => {
