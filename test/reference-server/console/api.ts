@@ -224,7 +224,8 @@ export function useChanges(
 export interface Loaded<T> {
   data: T | null;
   error: ApiError | null;
-  reload(): void;
+  /** Reads again; resolves once a read begun after this call is answered (and shown). */
+  reload(): Promise<void>;
   setData(update: (data: T) => T): void;
 }
 
@@ -240,6 +241,8 @@ export function useResource<T>(path: string, relevant: (change: ConsoleChange) =
     error: null,
   });
   const flight = useRef<{ path: string; again: boolean } | null>(null);
+  /** Who waits for the next read to begin (one asked for while another was in flight). */
+  const waiting = useRef<(() => void)[]>([]);
   const entry = useRef<Tracked>({ at: null, reload: () => {} });
   const load = useCallback(() => {
     if (flight.current?.path === path) {
@@ -248,6 +251,7 @@ export function useResource<T>(path: string, relevant: (change: ConsoleChange) =
     }
     const mine = { path, again: false };
     flight.current = mine;
+    const answered = waiting.current.splice(0);
     request<T>('GET', path)
       .then(
         ({ data, at }) => {
@@ -262,6 +266,7 @@ export function useResource<T>(path: string, relevant: (change: ConsoleChange) =
         },
       )
       .finally(() => {
+        for (const done of answered) done();
         if (flight.current !== mine) return;
         flight.current = null;
         // Asked again meanwhile, or read before the current stream started: read once more. (A read
@@ -290,7 +295,11 @@ export function useResource<T>(path: string, relevant: (change: ConsoleChange) =
   return {
     data: current.data,
     error: current.error,
-    reload: load,
+    reload: () =>
+      new Promise<void>((resolve) => {
+        waiting.current.push(resolve);
+        load();
+      }),
     setData: (update) => setState((old) => (old.data === null ? old : { ...old, data: update(old.data) })),
   };
 }

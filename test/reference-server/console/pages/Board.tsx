@@ -101,8 +101,8 @@ export function BoardPage({ id }: { id: string }) {
   async function change(work: () => Promise<unknown>, done: string): Promise<ApiError | null> {
     try {
       await work();
+      await view.reload();
       setStatus(done);
-      view.reload();
       return null;
     } catch (failure) {
       return failure as ApiError;

@@ -44,8 +44,9 @@ export function TaskPage({ id }: { id: string }) {
     setError(null);
     try {
       await work();
+      // Shown once the task is read again: a box ticked stays ticked meanwhile.
+      await view.reload();
       setStatus(done);
-      view.reload();
       return null;
     } catch (failure) {
       if (report) setError(failure as ApiError);

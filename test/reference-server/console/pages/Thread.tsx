@@ -7,6 +7,11 @@ import { useEffect, useState } from 'preact/hooks';
 import { call, useAction, useResource } from '../api.ts';
 import { Failure, Loading, Time, useTitle } from './common.tsx';
 
+/** The labels of a thread: those of its messages. */
+function labelsOn(view: ConsoleThreadView | null): Set<string> {
+  return new Set(view?.thread.messages?.flatMap((message) => message.labels) ?? []);
+}
+
 /** Labels a person puts on a thread by hand (Sent and Drafts come from sending; Unread is read state). */
 const HAND_LABELS = new Set(['INBOX', 'STARRED', 'IMPORTANT']);
 
@@ -21,16 +26,24 @@ export function ThreadPage({ id }: { id: string }) {
   const { busy, error, run } = useAction();
   const change = useAction();
   const [status, setStatus] = useState('');
-  // A label asked for is shown so until the thread is read again (the server's answer shows it then).
+  // A label asked for is shown so until the thread, read again, shows it so (or the change fails).
   const [asked, setAsked] = useState<Record<string, boolean>>({});
-  useEffect(() => setAsked({}), [view.data]);
+  useEffect(() => {
+    const shown = labelsOn(view.data);
+    setAsked((current) => {
+      const waiting = Object.entries(current).filter(([label, on]) => shown.has(label) !== on);
+      return waiting.length === Object.keys(current).length ? current : Object.fromEntries(waiting);
+    });
+  }, [view.data]);
   useTitle(view.data ? (view.data.thread.subject ?? '(no subject)') : 'Thread');
 
-  async function threadChange(path: string, body: object, done: string) {
+  async function threadChange(path: string, body: object, done: string, label?: string) {
     if (await change.run(() => call('POST', `mail/${encodeURIComponent(id)}/${path}`, body))) {
       setStatus(done);
       view.reload();
-    } else setAsked({});
+    } else if (label !== undefined) {
+      setAsked(({ [label]: _, ...rest }) => rest);
+    }
   }
 
   async function simulate() {
@@ -47,7 +60,7 @@ export function ThreadPage({ id }: { id: string }) {
   if (!view.data) return <Loading />;
   const { thread, linked_tasks, labels } = view.data;
   const labelName = (id: string) => labels.find((label) => label.id === id)?.name ?? id;
-  const onThread = new Set(thread.messages?.flatMap((message) => message.labels) ?? []);
+  const onThread = labelsOn(view.data);
   const choosable = labels.filter((label) => HAND_LABELS.has(label.id) || label.type === 'user');
   const messages = (thread.messages ?? []) as (NonNullable<typeof thread.messages>[number] & {
     has_html?: boolean;
@@ -121,7 +134,6 @@ export function ThreadPage({ id }: { id: string }) {
                 <input
                   type="checkbox"
                   checked={asked[label.id] ?? onThread.has(label.id)}
-                  disabled={change.busy}
                   onChange={(event) => {
                     const on = (event.target as HTMLInputElement).checked;
                     setAsked((current) => ({ ...current, [label.id]: on }));
@@ -129,6 +141,7 @@ export function ThreadPage({ id }: { id: string }) {
                       'labels',
                       on ? { add: [label.id] } : { remove: [label.id] },
                       `${on ? 'Labelled' : 'Unlabelled'} ${label.name ?? label.id}.`,
+                      label.id,
                     );
                   }}
                 />{' '}
