@@ -449,7 +449,7 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', { timeout: 20_000 }, ()
       .toEqual(['First list']);
     const listId = (await api(`/boards/${boardId}/lists`)).body.data[0].id as string;
     await list(listId).waitFor();
-    expect(await page.getByLabel('Add a list').inputValue()).toBe('');
+    await expect.poll(() => page.getByLabel('Add a list').inputValue()).toBe('');
     await list(listId).getByRole('button', { name: 'Rename list First list' }).click();
     const rename = page.getByLabel('New name for list First list');
     // Escape leaves the name as it was.

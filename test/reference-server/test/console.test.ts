@@ -101,6 +101,7 @@ describe('the console on the server', () => {
     expect(script).toBeDefined();
     const asset = await fetch(`${server.origin}${script}`);
     expect(asset.status).toBe(200);
+    expect((await asset.arrayBuffer()).byteLength).toBeGreaterThan(0);
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(asset.headers.get('content-type')).toContain('text/javascript');
 
@@ -124,6 +125,7 @@ describe('the console on the server', () => {
       const answer = await fetch(`${server.origin}${path}`);
       expect(answer.status, path).toBe(200);
       expect(answer.headers.get('content-type'), path).toContain('text/html');
+      expect(await answer.text(), path).toContain('<html lang="en">');
     }
   });
 
@@ -518,5 +520,5 @@ describe('the CLI flags', () => {
     } finally {
       await server.stop();
     }
-  });
+  }, 20_000);
 });

@@ -8,7 +8,16 @@ import { useRef, useState } from 'preact/hooks';
 import { type ApiError, call, type Loaded, useResource } from '../api.ts';
 import { navigate } from '../router.ts';
 import { fieldText } from './Board.tsx';
-import { ConfirmButton, Failure, FieldError, Loading, shadeLabel, Time, useTitle } from './common.tsx';
+import {
+  ConfirmButton,
+  Failure,
+  FieldError,
+  Loading,
+  shadeLabel,
+  Time,
+  useAsked,
+  useTitle,
+} from './common.tsx';
 
 function Row({ name, children, labelFor }: { name: string; children: ComponentChildren; labelFor?: string }) {
   return (
@@ -54,6 +63,13 @@ export function TaskPage({ id }: { id: string }) {
     }
   };
 
+  // What the four controls at the top were set to, shown until the task is read again.
+  const shown = view.data?.task;
+  const [completed, askCompleted] = useAsked(shown?.completed ?? false);
+  const [shade, askShade] = useAsked(shown?.shade ?? 'none');
+  const [listId, askList] = useAsked(shown?.list_id ?? '');
+  const [assignee, askAssignee] = useAsked(shown?.assignee?.email ?? '');
+
   if (view.error && !view.data) return <Failure error={view.error} />;
   if (!view.data) return <Loading />;
   const { task, archived_at, custom_fields, lists, members, shades, threads, events } = view.data;
@@ -97,30 +113,30 @@ export function TaskPage({ id }: { id: string }) {
               <input
                 id="task-completed"
                 type="checkbox"
-                checked={task.completed}
-                onChange={(event) =>
-                  save(
-                    () =>
-                      call('POST', `${path}/complete`, {
-                        completed: (event.target as HTMLInputElement).checked,
-                      }),
-                    (event.target as HTMLInputElement).checked ? 'Completed.' : 'Reopened.',
-                  )
-                }
+                checked={completed}
+                onChange={(event) => {
+                  const next = (event.target as HTMLInputElement).checked;
+                  void askCompleted(next, () =>
+                    save(
+                      () => call('POST', `${path}/complete`, { completed: next }),
+                      next ? 'Completed.' : 'Reopened.',
+                    ),
+                  );
+                }}
               />{' '}
-              {task.completed ? 'Yes' : 'No'}
+              {completed ? 'Yes' : 'No'}
             </Row>
             <Row name="Shade" labelFor="task-shade">
               <select
                 id="task-shade"
-                value={task.shade}
+                value={shade}
                 onChange={(event) => {
-                  const shade = (event.target as HTMLSelectElement).value;
-                  void patch({ shade }, `Shade: ${shadeLabel(shade)}.`);
+                  const next = (event.target as HTMLSelectElement).value;
+                  void askShade(next, () => patch({ shade: next }, `Shade: ${shadeLabel(next)}.`));
                 }}
               >
-                {shades.map((shade) => (
-                  <option value={shade}>{shadeLabel(shade)}</option>
+                {shades.map((option) => (
+                  <option value={option}>{shadeLabel(option)}</option>
                 ))}
               </select>
             </Row>
@@ -131,11 +147,13 @@ export function TaskPage({ id }: { id: string }) {
               ) : (
                 <select
                   id="task-list"
-                  value={task.list_id ?? ''}
+                  value={listId}
                   onChange={(event) => {
-                    const listId = (event.target as HTMLSelectElement).value;
-                    const name = lists.find((list) => list.id === listId)?.name ?? listId;
-                    void save(() => call('POST', `${path}/move`, { list_id: listId }), `Moved to ${name}.`);
+                    const next = (event.target as HTMLSelectElement).value;
+                    const name = lists.find((list) => list.id === next)?.name ?? next;
+                    void askList(next, () =>
+                      save(() => call('POST', `${path}/move`, { list_id: next }), `Moved to ${name}.`),
+                    );
                   }}
                 >
                   {lists.map((list) => (
@@ -147,12 +165,14 @@ export function TaskPage({ id }: { id: string }) {
             <Row name="Assignee" labelFor="task-assignee">
               <select
                 id="task-assignee"
-                value={task.assignee?.email ?? ''}
+                value={assignee}
                 onChange={(event) => {
                   const email = (event.target as HTMLSelectElement).value;
-                  void save(
-                    () => call('POST', `${path}/assignee`, { email: email === '' ? null : email }),
-                    email === '' ? 'Unassigned.' : `Assigned to ${email}.`,
+                  void askAssignee(email, () =>
+                    save(
+                      () => call('POST', `${path}/assignee`, { email: email === '' ? null : email }),
+                      email === '' ? 'Unassigned.' : `Assigned to ${email}.`,
+                    ),
                   );
                 }}
               >
@@ -286,7 +306,7 @@ const INPUT_TYPES: Record<string, 'number' | 'date' | 'url' | 'tel'> = {
  */
 function FieldEditor({
   field,
-  value,
+  value: stored,
   onSave,
 }: {
   field: CustomField;
@@ -295,13 +315,17 @@ function FieldEditor({
 }) {
   const [draft, setDraft] = useState<string | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
+  // A box ticked or an option chosen shows so until the task is read again.
+  const [value, ask] = useAsked(stored);
   const id = `field-${field.id}`;
   const errorId = `${id}-error`;
   const described = error ? { 'aria-invalid': 'true' as const, 'aria-describedby': errorId } : {};
   async function save(next: FieldValue) {
-    const failure = await onSave(next);
-    setError(failure);
-    if (!failure) setDraft(null);
+    await ask(next, async () => {
+      const failure = await onSave(next);
+      setError(failure);
+      if (!failure) setDraft(null);
+    });
   }
   const options = field.options ?? [];
   const chosen = Array.isArray(value) ? (value as string[]) : [];

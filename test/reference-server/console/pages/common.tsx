@@ -47,6 +47,26 @@ export function shadeLabel(shade: string): string {
   return SHADE_LABELS[shade] ?? shade.replace(/_/g, ' ');
 }
 
+/**
+ * A value asked for (a box ticked, an option chosen), shown in place of the server's `value` while the
+ * change is made and the page reads it again, so that the control never jumps back meanwhile; the last
+ * one asked for wins.
+ */
+export function useAsked<T>(value: T): [T, (next: T, work: () => Promise<unknown>) => Promise<void>] {
+  const [asked, setAsked] = useState<{ value: T } | null>(null);
+  const latest = useRef(0);
+  async function ask(next: T, work: () => Promise<unknown>) {
+    const mine = ++latest.current;
+    setAsked({ value: next });
+    try {
+      await work();
+    } finally {
+      if (mine === latest.current) setAsked(null);
+    }
+  }
+  return [asked ? asked.value : value, ask];
+}
+
 /** The server's message for one field, under its input (`id` ties it to the input's aria-describedby). */
 export function FieldError({ id, error, field }: { id: string; error: ApiError | null; field: string }) {
   const message = fieldMessage(error, field) ?? (error ? error.message : null);
