@@ -10,7 +10,7 @@ import type { EmailLabel, EmailThread, LinkedTask } from './v2/email.ts';
 import type { ApiKey } from './v2/keys.ts';
 import type { Task } from './v2/tasks.ts';
 import type { Board, List, Team } from './v2/teams.ts';
-import type { WebhookDelivery } from './v2/webhooks.ts';
+import { DELIVERY_STATUSES, type WebhookDelivery } from './v2/webhooks.ts';
 
 /** Who the console acts as. */
 export interface ConsoleUser {
@@ -56,10 +56,24 @@ export interface ConsoleTaskEvent {
   changed?: string[];
 }
 
-/** `/tasks/{id}`. */
+/** Someone a task of the board may be assigned to. */
+export interface ConsoleMember {
+  user_id: string;
+  email: string;
+  display_name: string | null;
+}
+
+/** `/tasks/{id}`: the task, what its page may change it to, its threads and events. */
 export interface ConsoleTaskView {
   task: Task;
+  /** When it was archived (it then leaves its list's listing); null while it is on its list. */
+  archived_at: string | null;
   custom_fields: CustomField[];
+  /** The lists of the task's board, left to right (where it may move). */
+  lists: List[];
+  /** Who may be assigned (the board's members). */
+  members: ConsoleMember[];
+  shades: string[];
   threads: { thread_id: string; subject: string | null; in_mailbox: boolean }[];
   events: ConsoleTaskEvent[];
 }
@@ -81,14 +95,43 @@ export interface ConsoleThreadView {
   labels: EmailLabel[];
 }
 
-/** One delivery as the deliveries page shows it: the log's entry, and the body and signature header sent. */
-export type ConsoleDelivery = WebhookDelivery & {
+/** A delivery's row on the deliveries page (collapsed): the log's entry without its attempts. */
+export interface ConsoleDeliveryRow {
+  id: string;
+  kind: 'v2' | 'v1';
+  subscription_id: string;
+  event_id: string;
+  event_type: string;
+  status: string;
+  attempt_count: number;
+  next_attempt_at: string | null;
+  created_at: string;
+  /** The last attempt's answer code and time; null before the first attempt (or when none came). */
+  last_status_code: number | null;
+  last_attempted_at: string | null;
+}
+
+/** One attempt still ahead of a pending delivery: its number and when it is due, before jitter. */
+export interface ConsoleScheduledAttempt {
+  number: number;
+  at: string;
+}
+
+/** A delivery opened on the deliveries page: every attempt, what it carries, and what is still ahead. */
+export type ConsoleDeliveryDetail = WebhookDelivery & {
+  kind: 'v2' | 'v1';
+  target_url: string;
   /** The body as sent (the v2 event, or the v1 Item). */
   body: string | null;
   /** v2: `x-service-signature` as sent at the last attempt (null before one); v1 hooks are unsigned. */
   signature: string | null;
+  /** Attempts still ahead if each fails (empty unless pending); each may move by the jitter (`jitter`). */
+  schedule: ConsoleScheduledAttempt[];
+  /** The fraction each wait may vary by, either way. */
+  jitter: number;
 };
 
+/** A v2 webhook subscription or v1 hook, with how many of its deliveries stand in each status. */
 export interface ConsoleSubscription {
   kind: 'v2' | 'v1';
   id: string;
@@ -100,13 +143,32 @@ export interface ConsoleSubscription {
   disabled_reason: string | null;
   /** v1: the list or board the hook watches. */
   entity_id: string | null;
-  deliveries: ConsoleDelivery[];
+  /** Since when every attempt to it has failed (null while its last attempt succeeded). */
+  failing_since: string | null;
+  /** v2, after a rotation: until when the previous signing secret still signs beside the new one. */
+  previous_secret_until: string | null;
+  counts: Record<'pending' | 'delivered' | 'failed' | 'suppressed', number>;
 }
 
+/** What the deliveries page filters by (all kept in its URL). */
+export interface ConsoleDeliveryFilter {
+  status: string | null;
+  event_type: string | null;
+  subscription_id: string | null;
+}
+
+/** `/deliveries`: the user's subscriptions, and one page of their deliveries (newest first, filtered). */
 export interface ConsoleDeliveries {
   subscriptions: ConsoleSubscription[];
+  deliveries: ConsoleDeliveryRow[];
+  filter: ConsoleDeliveryFilter;
+  /** Cursors of the older and the newer page; null where there is none. */
+  older: string | null;
+  newer: string | null;
   /** The event types a v2 subscription may name (for the subscribe form). */
   event_types: string[];
+  /** Every event type or v1 action the user's deliveries may carry (for the filter). */
+  delivery_types: string[];
   /** The console's own test receiver (docs/console.md). */
   receiver: ConsoleReceiver;
 }
@@ -151,6 +213,10 @@ export type ConsoleNewTaskRequest = z.infer<typeof ConsoleNewTaskRequest>;
 export const ConsoleCompleteRequest = z.strictObject({ completed: z.boolean() });
 export type ConsoleCompleteRequest = z.infer<typeof ConsoleCompleteRequest>;
 
+/** Assign a task to a member of its board by email, or to nobody (null). */
+export const ConsoleAssignRequest = z.strictObject({ email: z.string().min(1).nullable() });
+export type ConsoleAssignRequest = z.infer<typeof ConsoleAssignRequest>;
+
 /** "Simulate a reply": an inbound message on the thread, from the thread's other party. */
 export const ConsoleInboundRequest = z.strictObject({
   body_text: NonEmptyString,
@@ -166,10 +232,26 @@ export const ConsoleCreateKeyRequest = z.strictObject({
 });
 export type ConsoleCreateKeyRequest = z.infer<typeof ConsoleCreateKeyRequest>;
 
-/** What the console's event stream sends for each committed change. */
+/** The deliveries page's query: its filters and page (`before`/`after`: cursors it was given). */
+export const ConsoleDeliveriesQuery = z.strictObject({
+  status: z.enum(DELIVERY_STATUSES).optional(),
+  event_type: z.string().min(1).optional(),
+  subscription_id: z.string().min(1).optional(),
+  before: z.string().min(1).optional(),
+  after: z.string().min(1).optional(),
+});
+export type ConsoleDeliveriesQuery = z.infer<typeof ConsoleDeliveriesQuery>;
+
+/**
+ * What the console's event stream sends for each committed change. `task`: an event of the task, or a
+ * reorder (`task.reordered`, which records no event); `board`: the board, its lists or its custom fields;
+ * `delivery`: a delivery queued or attempted; `subscription`: a v2 subscription or v1 hook made, changed
+ * or deleted.
+ */
 export type ConsoleChange =
   | { topic: 'task'; type: string; task_id: string; board_id: string; list_id: string; from_list_id?: string }
   | { topic: 'board'; board_id: string }
   | { topic: 'thread'; thread_id: string }
   | { topic: 'delivery'; delivery_id?: string }
+  | { topic: 'subscription'; subscription_id?: string }
   | { topic: 'keys' };

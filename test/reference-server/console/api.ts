@@ -1,40 +1,62 @@
-// The console's calls to its server (`/_console/api/…`, same origin: the server acts as its user for
-// loopback clients only) and the live feed (server-sent events, no polling). Every call goes through
-// `call`, which sends the page's token (the server writes it into the page) in `x-console-token`: the
-// server answers no console API request without it (docs/console.md).
+// The console's calls to its server (`/_console/api/…`, same origin, no credentials: the server acts as
+// its user for loopback clients only) and the live feed (server-sent events, no polling), both through
+// the one request function of http.ts (which sends the page's token the server asks for).
+//
+// A page never goes stale. Each answer of the console's API says where the server's change feed stood
+// as its read began (`x-console-at`), and the event stream begins by saying where it starts (`sync`).
+// A read that began at or after the stream's start shows everything the stream will not tell; any
+// other read (an older one, one of a server since restarted, one that failed) is made again as soon as
+// the stream is (re)connected. The dot in the header says "Live" only while the stream is connected and
+// every read on the page is current that way.
 import type { ConsoleChange } from '@threadwork/shared/schemas';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { consoleFetch } from './http.ts';
 
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
-  constructor(message: string, status: number, code: string) {
+  /** Per field, what the server found wrong (`title: at most 1,024 characters`). */
+  readonly details: { path: string; message: string }[];
+  /** Where the feed stood as the failed read began (null when no answer came). */
+  readonly at: string | null;
+  constructor(
+    message: string,
+    status: number,
+    code: string,
+    details: { path: string; message: string }[] = [],
+    at: string | null = null,
+  ) {
     super(message);
     this.status = status;
     this.code = code;
+    this.details = details;
+    this.at = at;
   }
 }
 
-/** The page's token, as the server wrote it into the page. */
-const pageToken = document.querySelector<HTMLMetaElement>('meta[name="console-token"]')?.content ?? '';
+interface Answered<T> {
+  data: T;
+  /** The feed's position as the read began. */
+  at: string | null;
+}
 
-/** The one way to call the console's API: `method` on `/_console/api/{path}`, answering its `data`. */
-export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+async function request<T>(method: string, path: string, body?: unknown): Promise<Answered<T>> {
   let response: Response;
   try {
-    response = await fetch(`/_console/api/${path}`, {
+    response = await consoleFetch(`/_console/api/${path}`, {
       method,
-      headers: {
-        'x-console-token': pageToken,
-        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
       body: body === undefined ? null : JSON.stringify(body),
     });
   } catch {
     throw new ApiError('The server does not answer. Is it still running?', 0, 'connection');
   }
+  const at = response.headers.get('x-console-at');
   const text = await response.text();
-  let json: { data?: T; error?: { code: string; message: string } } = {};
+  let json: {
+    data?: T;
+    error?: { code: string; message: string; details?: { path: string; message: string }[] };
+  } = {};
   try {
     json = JSON.parse(text);
   } catch {
@@ -45,42 +67,133 @@ export async function call<T>(method: string, path: string, body?: unknown): Pro
       json.error?.message ?? `The server answered ${response.status}.`,
       response.status,
       json.error?.code ?? 'unknown',
+      json.error?.details ?? [],
+      at,
     );
   }
-  return json.data;
+  return { data: json.data, at };
 }
 
-const get = <T>(path: string) => call<T>('GET', path);
+export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  return (await request<T>(method, path, body)).data;
+}
 
-// One EventSource for the whole app; pages subscribe to the changes they show.
+// ---------------------------------------------------------------------------------------------------
+// The live feed: one stream for the whole app; pages subscribe to the changes they show.
+
+interface Position {
+  instance: string;
+  seq: number;
+}
+
+function parsePosition(text: string | null): Position | null {
+  const match = text === null ? null : /^([0-9a-f]+)\.(\d+)$/.exec(text);
+  return match ? { instance: match[1]!, seq: Number(match[2]) } : null;
+}
+
+/** A read a page shows, as the feed sees it. */
+interface Tracked {
+  /** Where the feed stood as its last good read began; null before one, or after a failed one. */
+  at: Position | null;
+  reload(): void;
+}
+
 type ChangeListener = (changes: ConsoleChange[]) => void;
+export type LiveStatus = 'live' | 'connecting' | 'catching-up';
+
 const changeListeners = new Set<ChangeListener>();
-const statusListeners = new Set<(live: boolean) => void>();
-let source: EventSource | null = null;
-let live = false;
+const statusListeners = new Set<(status: LiveStatus) => void>();
+const tracked = new Set<Tracked>();
+/** Where the connected stream started; null while it is not connected. */
+let streamStart: Position | null = null;
+let started = false;
+let status: LiveStatus = 'connecting';
 
-function connect(): void {
-  if (source) return;
-  source = new EventSource('/_console/events');
-  source.onopen = () => setLive(true);
-  source.onerror = () => setLive(false);
-  source.onmessage = (event) => {
-    const changes = JSON.parse(event.data as string) as ConsoleChange[];
-    for (const listener of changeListeners) listener(changes);
-  };
+function isCurrent(entry: Tracked): boolean {
+  return (
+    streamStart !== null &&
+    entry.at !== null &&
+    entry.at.instance === streamStart.instance &&
+    entry.at.seq >= streamStart.seq
+  );
 }
 
-function setLive(value: boolean): void {
-  live = value;
-  for (const listener of statusListeners) listener(value);
+function updateStatus(): void {
+  let next: LiveStatus = 'live';
+  if (streamStart === null) next = 'connecting';
+  else if ([...tracked].some((entry) => !isCurrent(entry))) next = 'catching-up';
+  if (next === status) return;
+  status = next;
+  for (const listener of statusListeners) listener(next);
 }
 
-/** Whether the live feed is connected. */
-export function useLiveStatus(): boolean {
-  const [value, setValue] = useState(live);
+function onSync(start: Position | null): void {
+  streamStart = start;
+  // Whatever was read before this stream started (or on another server) may have missed a change.
+  for (const entry of tracked) if (!isCurrent(entry)) entry.reload();
+  updateStatus();
+}
+
+function onEvent(block: string): void {
+  let event = 'message';
+  let data = '';
+  for (const line of block.split('\n')) {
+    if (line.startsWith('event:')) event = line.slice(6).trim();
+    else if (line.startsWith('data:')) data += line.slice(5).trim();
+  }
+  if (data === '') return;
+  if (event === 'sync') {
+    onSync(parsePosition(JSON.parse(data) as string));
+    return;
+  }
+  const changes = JSON.parse(data) as ConsoleChange[];
+  for (const listener of changeListeners) listener(changes);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Keeps the stream connected, reconnecting soon after it drops (the server restarting, say). */
+async function follow(): Promise<void> {
+  let wait = 250;
+  for (;;) {
+    try {
+      const response = await consoleFetch('/_console/events', { headers: { accept: 'text/event-stream' } });
+      if (!response.ok || !response.body) throw new Error(`the event stream answered ${response.status}`);
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = '';
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        wait = 250;
+        buffer += value;
+        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+          onEvent(buffer.slice(0, end));
+          buffer = buffer.slice(end + 2);
+        }
+      }
+    } catch {
+      // Dropped or refused: reconnect below.
+    }
+    onSync(null);
+    await sleep(wait);
+    wait = Math.min(wait * 2, 2000);
+  }
+}
+
+/** Starts the feed (once); called as the app starts, so the stream is asked for before any read. */
+export function startLive(): void {
+  if (started) return;
+  started = true;
+  void follow();
+}
+
+/** Whether the page is live: the stream connected and every read on it current. */
+export function useLiveStatus(): LiveStatus {
+  const [value, setValue] = useState(status);
   useEffect(() => {
-    connect();
+    startLive();
     statusListeners.add(setValue);
+    setValue(status);
     return () => {
       statusListeners.delete(setValue);
     };
@@ -96,7 +209,7 @@ export function useChanges(
   const latest = useRef({ relevant, onChange });
   latest.current = { relevant, onChange };
   useEffect(() => {
-    connect();
+    startLive();
     const listener: ChangeListener = (changes) => {
       const kept = changes.filter((change) => latest.current.relevant(change));
       if (kept.length > 0) latest.current.onChange(kept);
@@ -111,13 +224,15 @@ export function useChanges(
 export interface Loaded<T> {
   data: T | null;
   error: ApiError | null;
-  reload(): void;
+  /** Reads again; resolves once a read begun after this call is answered (and shown). */
+  reload(): Promise<void>;
   setData(update: (data: T) => T): void;
 }
 
 /**
- * Reads `path`, and reads it again whenever a relevant change is committed (several changes arriving
- * together cause one read). An answer that arrives after a newer one started is dropped.
+ * Reads `path`, and reads it again whenever a relevant change is committed, and whenever the stream
+ * (re)connects after this read began. One read at a time: changes arriving meanwhile cause one more
+ * read once it is answered. An answer for a path the page has left is dropped.
  */
 export function useResource<T>(path: string, relevant: (change: ConsoleChange) => boolean): Loaded<T> {
   const [state, setState] = useState<{ path: string; data: T | null; error: ApiError | null }>({
@@ -125,34 +240,66 @@ export function useResource<T>(path: string, relevant: (change: ConsoleChange) =
     data: null,
     error: null,
   });
-  const generation = useRef(0);
-  const pending = useRef(false);
+  const flight = useRef<{ path: string; again: boolean } | null>(null);
+  /** Who waits for the next read to begin (one asked for while another was in flight). */
+  const waiting = useRef<(() => void)[]>([]);
+  const entry = useRef<Tracked>({ at: null, reload: () => {} });
   const load = useCallback(() => {
-    const mine = ++generation.current;
-    get<T>(path).then(
-      (data) => {
-        if (mine === generation.current) setState({ path, data, error: null });
-      },
-      (error: ApiError) => {
-        if (mine === generation.current)
+    if (flight.current?.path === path) {
+      flight.current.again = true;
+      return;
+    }
+    const mine = { path, again: false };
+    flight.current = mine;
+    const answered = waiting.current.splice(0);
+    request<T>('GET', path)
+      .then(
+        ({ data, at }) => {
+          if (flight.current !== mine) return;
+          entry.current.at = parsePosition(at);
+          setState({ path, data, error: null });
+        },
+        (error: ApiError) => {
+          if (flight.current !== mine) return;
+          entry.current.at = parsePosition(error.at);
           setState((old) => ({ path, data: old.path === path ? old.data : null, error }));
-      },
-    );
+        },
+      )
+      .finally(() => {
+        for (const done of answered) done();
+        if (flight.current !== mine) return;
+        flight.current = null;
+        // Asked again meanwhile, or read before the current stream started: read once more. (A read
+        // that got no answer waits for the stream: it reconnects, and reads again, once the server is back.)
+        const behind = streamStart !== null && entry.current.at !== null && !isCurrent(entry.current);
+        if (mine.again || behind) load();
+        updateStatus();
+      });
   }, [path]);
-  useEffect(load, [load]);
-  useChanges(relevant, () => {
-    if (pending.current) return;
-    pending.current = true;
-    queueMicrotask(() => {
-      pending.current = false;
-      load();
-    });
-  });
+  entry.current.reload = load;
+  useEffect(() => {
+    entry.current.at = null;
+    load();
+  }, [load]);
+  useEffect(() => {
+    const mine = entry.current;
+    tracked.add(mine);
+    updateStatus();
+    return () => {
+      tracked.delete(mine);
+      updateStatus();
+    };
+  }, []);
+  useChanges(relevant, () => load());
   const current = state.path === path ? state : { data: null, error: null };
   return {
     data: current.data,
     error: current.error,
-    reload: load,
+    reload: () =>
+      new Promise<void>((resolve) => {
+        waiting.current.push(resolve);
+        load();
+      }),
     setData: (update) => setState((old) => (old.data === null ? old : { ...old, data: update(old.data) })),
   };
 }
@@ -178,4 +325,10 @@ export function useAction(): {
     }
   }
   return { busy, error, run };
+}
+
+/** The message the server gave for one field of a request (`title`), if it named that field. */
+export function fieldMessage(error: ApiError | null, field: string): string | null {
+  const detail = error?.details.find((entry) => entry.path === field || entry.path === `body.${field}`);
+  return detail ? detail.message : null;
 }

@@ -1,8 +1,9 @@
 // The console: the service's web app, served by the reference server with --console (docs/console.md).
 import { render } from 'preact';
 import { useEffect } from 'preact/hooks';
-import { useLiveStatus } from './api.ts';
+import { startLive, useLiveStatus } from './api.ts';
 import { BoardPage } from './pages/Board.tsx';
+import { useTitle } from './pages/common.tsx';
 import { DeliveriesPage } from './pages/Deliveries.tsx';
 import { KeysPage } from './pages/Keys.tsx';
 import { MailPage } from './pages/Mail.tsx';
@@ -18,6 +19,20 @@ const NAV = [
   { href: '/keys', label: 'Keys', pages: ['keys'] },
 ];
 
+const LIVE_LABELS = { live: 'Live', connecting: 'Reconnecting…', 'catching-up': 'Catching up…' } as const;
+
+function Missing({ path }: { path: string }) {
+  useTitle('Page not found');
+  return (
+    <section>
+      <h1>Page not found</h1>
+      <p>
+        No console page lives at <code>{path}</code>. <a href="/">Back to the boards</a>.
+      </p>
+    </section>
+  );
+}
+
 function App() {
   const { path } = useLocation();
   const route = match(path);
@@ -29,6 +44,7 @@ function App() {
   }, [path]);
   return (
     <>
+      {/* The browser's own: it scrolls to the page's main part and moves focus there. */}
       <a class="skip" href="#main">
         Skip to content
       </a>
@@ -43,8 +59,8 @@ function App() {
             </a>
           ))}
         </nav>
-        <span class={`live ${live ? 'on' : 'off'}`} role="status">
-          {live ? 'Live' : 'Reconnecting…'}
+        <span class="live" data-state={live} role="status">
+          {LIVE_LABELS[live]}
         </span>
       </header>
       <main id="main" tabIndex={-1}>
@@ -55,19 +71,14 @@ function App() {
         {route.page === 'thread' && <ThreadPage id={route.id} />}
         {route.page === 'deliveries' && <DeliveriesPage />}
         {route.page === 'keys' && <KeysPage />}
-        {route.page === 'missing' && (
-          <section>
-            <h1>Not found</h1>
-            <p>
-              No console page lives at <code>{path}</code>. <a href="/">Back to the boards</a>.
-            </p>
-          </section>
-        )}
+        {route.page === 'missing' && <Missing path={path} />}
       </main>
     </>
   );
 }
 
+// The stream is asked for before any page reads: a read that begins after it started needs no second.
+startLive();
 const root = document.getElementById('app')!;
 interceptLinks(root);
 render(<App />, root);

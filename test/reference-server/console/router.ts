@@ -1,15 +1,48 @@
 // A small router over the History API: the path is state, links are ordinary <a href> (so the browser's
-// own open-in-new-tab, middle click and keyboard work), and a plain left click navigates in place.
+// own open-in-new-tab, middle click and keyboard work), and a plain left click navigates in place. Each
+// history entry keeps its scroll position, given back on Back and Forward once the page has drawn.
 import { useEffect, useState } from 'preact/hooks';
 
 const listeners = new Set<() => void>();
 
+// The router restores scroll itself: the browser would restore it before the page's data has arrived.
+if ('scrollRestoration' in history) history.scrollRestoration = 'manual';
+
+function rememberScroll(): void {
+  history.replaceState({ ...(history.state as object | null), scroll: window.scrollY }, '');
+}
+
 export function navigate(path: string): void {
   if (path === location.pathname + location.search) return;
-  history.pushState(null, '', path);
+  rememberScroll();
+  history.pushState({ scroll: 0 }, '', path);
   for (const listener of listeners) listener();
   window.scrollTo(0, 0);
 }
+
+let restoring = 0;
+
+/** Scrolls back to `y` as soon as the page is tall enough (its data may still be on its way), for 3 s. */
+function restoreScroll(y: number): void {
+  const mine = ++restoring;
+  const until = performance.now() + 3000;
+  const attempt = () => {
+    if (mine !== restoring) return;
+    window.scrollTo(0, y);
+    if (Math.abs(window.scrollY - y) > 1 && performance.now() < until) requestAnimationFrame(attempt);
+  };
+  attempt();
+}
+
+window.addEventListener('popstate', () => {
+  // A link within the page (`#main`) is the browser's own scroll.
+  if (history.state === null && location.hash) return;
+  restoreScroll((history.state as { scroll?: number } | null)?.scroll ?? 0);
+});
+// A scroll made by the person stops a restore still under way.
+window.addEventListener('wheel', () => restoring++, { passive: true });
+window.addEventListener('keydown', () => restoring++);
+window.addEventListener('pagehide', rememberScroll);
 
 /** The current path and query; re-renders on navigation and on the browser's back and forward. */
 export function useLocation(): { path: string; query: URLSearchParams } {
@@ -35,6 +68,8 @@ export function interceptLinks(root: HTMLElement): void {
     if (!anchor || anchor.target || anchor.hasAttribute('download')) return;
     const url = new URL(anchor.href, location.href);
     if (url.origin !== location.origin || url.pathname.startsWith('/_console/')) return;
+    // A link within this page (`#main`) is the browser's.
+    if (url.hash && url.pathname === location.pathname && url.search === location.search) return;
     event.preventDefault();
     navigate(url.pathname + url.search);
   });

@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
-import { consoleRoutes, servePage, wantsPage } from './console/routes.ts';
+import { consoleRoutes } from './console/routes.ts';
 import { invalidField, ServiceError } from './domain/errors.ts';
 import { newRequestId } from './domain/ids.ts';
 import { authTokenRoutes } from './http/auth-token.ts';
@@ -131,19 +131,15 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     done(null, parsed);
   });
 
-  const consoleOn = ctx.consoleUser !== undefined;
-  app.get('/', async (request, reply) => {
-    // With --console a browser gets the console's first page; a client asking for JSON, the roots.
-    if (consoleOn && wantsPage(request)) return servePage(request, reply);
-    if (consoleOn) reply.header('vary', 'accept');
-    return {
-      name: 'threadwork reference server',
-      versions: { v2: '2.0.0', v1: '1.5' },
-      roots: { v2: '/v2', v1: '/api/v1', auth: '/auth/api_token' },
-    };
-  });
-  // The console adds a hook of its own (ending its event streams on shutdown): a context of its own.
-  await app.register(consoleRoutes);
+  const roots = {
+    name: 'threadwork reference server',
+    versions: { v2: '2.0.0', v1: '1.5' },
+    roots: { v2: '/v2', v1: '/api/v1', auth: '/auth/api_token' },
+  };
+  // With --console, `/` is the console's (a browser gets its first page, a JSON client the roots). The
+  // console adds hooks of its own (compression, ending its event streams on shutdown): a context of its own.
+  if (ctx.consoleUser !== undefined) await app.register(consoleRoutes, { roots });
+  else app.get('/', async () => roots);
   // One plugin context per prefix, not one per area: the route modules add routes only (no hooks or
   // decorators), and every extra context costs start-up time.
   await app.register(mountAll([authTokenRoutes, controlRoutes, openApiRoutes]));

@@ -155,8 +155,13 @@ async function main(): Promise<void> {
   }
   process.stdout.write(`ready ${server.origin}\n`);
   if (server.console) {
+    // The console answers loopback clients only: its URL is loopback's, whatever --host says.
+    const { loopbackOrigin } = await import('./console/routes.ts');
+    const origin = loopbackOrigin(server.app);
     process.stderr.write(
-      `console: ${server.origin}/ (open it in a browser; it acts as ${server.console.email})\n`,
+      origin === null
+        ? `console: not reachable: it answers clients on this machine only, and the server listens on ${server.origin} only (start it with --host 127.0.0.1 or 0.0.0.0)\n`
+        : `console: ${origin}/ (open it in a browser; it acts as ${server.console.email})\n`,
     );
   }
   if (options.demo) {

@@ -1,97 +1,41 @@
 // The console in a real Chromium (playwright-core, the machine's browser), against an in-process server
 // with the demo workspace, driven by its test hooks (docs/console.md). Each page and each action, with
-// what the service holds afterwards read back through the API; live updates; axe-core; screenshots in
-// light and dark, wide and narrow, written to test/screenshots/ (not committed) for a look.
-import { mkdirSync, readFileSync } from 'node:fs';
-import http from 'node:http';
-import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
+// what the service holds afterwards read back through the API; changes by hand (the task page, boards
+// and lists, subscriptions, threads, drag and drop, the keyboard); the deliveries page's filters, pages
+// and detail; axe-core; screenshots in light and dark, wide and narrow, written to test/screenshots/
+// (not committed) for a look. Live pages with every write kind, and a restart: console-browser-live.test.ts.
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BROWSER_TESTS, CHROMIUM } from '../../../extension/test/helpers/browser.ts';
 import { DEMO_CREDENTIALS } from '../src/seed/demo.ts';
 import { type RunningServer, startServer } from '../src/server.ts';
+import {
+  apiOf,
+  eventually,
+  expectAccessible,
+  hooks,
+  liveText,
+  startReceiver,
+} from './helpers/console-browser.ts';
 import { freshDatabase } from './helpers/database.ts';
-import { offlineResolver, type ResponseBody } from './helpers/server.ts';
+import { offlineResolver } from './helpers/server.ts';
 
 const SHOTS = join(import.meta.dirname, 'screenshots');
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const THREAD = '18c2f0a1b2c3d4e5';
-
-interface Received {
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-/** A webhook receiver on loopback: records every POST, answers `status()` (200 unless told). */
-async function startReceiver() {
-  const received: Received[] = [];
-  let answer = 200;
-  const server = http.createServer((request, response) => {
-    let body = '';
-    request.setEncoding('utf8').on('data', (chunk: string) => {
-      body += chunk;
-    });
-    request.on('end', () => {
-      received.push({ headers: request.headers, body });
-      response.writeHead(answer).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    received,
-    answerWith(status: number) {
-      answer = status;
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 let browser: Browser;
 let server: RunningServer;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
 let page: Page;
 
-async function api(path: string, init: { method?: string; body?: unknown; key?: string } = {}) {
-  const response = await fetch(`${server.origin}/v2${path}`, {
-    method: init.method ?? 'GET',
-    headers: {
-      authorization: `Bearer ${init.key ?? DEMO_CREDENTIALS.v2Secret}`,
-      ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: init.body === undefined ? null : JSON.stringify(init.body),
-  });
-  return { status: response.status, body: (await response.json()) as ResponseBody };
-}
+const api = apiOf(() => server.origin);
 
 async function tasksOf(
   listId: string,
 ): Promise<{ id: string; title: string; completed: boolean; shade: string }[]> {
   return (await api(`/tasks?list_id=${listId}&limit=200`)).body.data;
-}
-
-/** No serious or critical axe-core violation on the page as it stands. */
-async function expectAccessible(target: Page, what: string) {
-  // Evaluated, not added as a script tag: the console's Content-Security-Policy refuses inline scripts.
-  await target.evaluate(AXE);
-  const violations = await target.evaluate(async () => {
-    const axe = (
-      globalThis as unknown as {
-        axe: {
-          run(): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }>;
-        };
-      }
-    ).axe;
-    const result = await axe.run();
-    return result.violations
-      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-      .map(
-        (violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`,
-      );
-  });
-  expect(violations, what).toEqual([]);
 }
 
 beforeAll(async () => {
@@ -130,12 +74,13 @@ beforeEach(async () => {
   });
 });
 
-const list = (listId: string) => page.locator(`[data-testid="console-list"][data-list-id="${listId}"]`);
-const card = (taskId: string) => page.locator(`[data-testid="console-task"][data-task-id="${taskId}"]`);
-const cardIds = (listId: string) =>
-  list(listId)
-    .locator('[data-testid="console-task"]')
-    .evaluateAll((cards) => cards.map((element) => element.getAttribute('data-task-id')));
+const { list, card, cardIds } = hooks(() => page);
+
+/** The id a delivery row's Replay made, as its status line says. */
+async function replayedAs(row: Locator): Promise<string> {
+  const status = row.getByRole('status').filter({ hasText: 'Replayed as' });
+  return /Replayed as (\S+)\./.exec((await status.textContent()) ?? '')?.[1] ?? '';
+}
 
 // A shared machine may be slow: each test may take a while, while each of its steps fails in 4 s.
 describe.runIf(BROWSER_TESTS)('the console in Chromium', { timeout: 20_000 }, () => {
@@ -256,6 +201,7 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', { timeout: 20_000 }, ()
   it('shows a task created through the API on an open board page within a second, without polling', async () => {
     await page.goto(`${server.origin}/boards/brd_product`);
     await list('lst_backlog').waitFor();
+    await expect.poll(() => liveText(page)).toBe('Live');
     const requests: string[] = [];
     page.on('request', (request) => requests.push(new URL(request.url()).pathname));
     await page.waitForTimeout(300);
@@ -294,10 +240,12 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', { timeout: 20_000 }, ()
     await expect
       .poll(() => page.getByTestId('console-task-title').textContent())
       .toBe('Reply to Stone Ltd about the export bug');
-    const fields = page.locator('dl.fields').first();
-    await expect.poll(() => fields.textContent()).toContain('CompletedYes');
-    await expect.poll(() => fields.textContent()).toContain('ListIn progress');
-    await expect.poll(() => page.locator('dl.fields').nth(1).textContent()).toContain('PriorityLow');
+    expect(await page.title()).toBe('Reply to Stone Ltd about the export bug · Threadwork console');
+    await expect.poll(() => page.locator('#task-completed').isChecked()).toBe(true);
+    expect(await page.locator('#task-list option:checked').textContent()).toBe('In progress');
+    expect(await page.locator('#task-assignee option:checked').textContent()).toContain('Grace Hopper');
+    const priority = page.locator('dl.custom fieldset').first();
+    expect(await priority.getByLabel('Low').isChecked()).toBe(true);
     const thread = page.locator(`a[href="/mail/${THREAD}"]`);
     await expect.poll(() => thread.textContent()).toBe('Export to CSV drops the last row');
     await expect
@@ -306,6 +254,367 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', { timeout: 20_000 }, ()
     await expectAccessible(page, 'task page');
     await thread.click();
     await page.locator(`h2[data-legacy-thread-id="${THREAD}"]`).waitFor();
+  });
+
+  it('changes a task by hand on its page: completed, shade, list, assignee, and each kind of custom field', async () => {
+    // A board with one field of every kind a person types or picks.
+    const made = await api('/boards', {
+      method: 'POST',
+      body: { team_id: 'team_northwind', name: 'Fields' },
+    });
+    const boardId = made.body.data.id as string;
+    const [todo, done] = (await Promise.all(
+      ['To do', 'Done'].map(
+        async (name) =>
+          (
+            await api(`/boards/${boardId}/lists`, { method: 'POST', body: { name } })
+          ).body.data.id as string,
+      ),
+    )) as [string, string];
+    const options = [{ label: 'One' }, { label: 'Two' }];
+    const fields: Record<string, { id: string; options?: { id: string; label: string }[] }> = {};
+    for (const type of [
+      'text',
+      'multiline_text',
+      'number',
+      'date',
+      'checkbox',
+      'url',
+      'phone',
+      'select',
+      'status',
+      'multiselect',
+    ]) {
+      const option = ['select', 'status', 'multiselect'].includes(type);
+      fields[type] = (
+        await api(`/boards/${boardId}/custom-fields`, {
+          method: 'POST',
+          body: { name: `F ${type}`, type, ...(option ? { options } : {}) },
+        })
+      ).body.data;
+    }
+    const task = (await api('/tasks', { method: 'POST', body: { list_id: todo, title: 'Edit me' } })).body
+      .data;
+    await page.goto(`${server.origin}/tasks/${task.id}`);
+    await page.getByTestId('console-task-title').waitFor();
+    const stored = async () => (await api(`/tasks/${task.id}`)).body.data;
+    const storedValue = async (type: string) =>
+      (await stored()).custom_fields.find(
+        (entry: { field_id: string }) => entry.field_id === fields[type]!.id,
+      )?.value;
+
+    await page.locator('#task-completed').check();
+    await expect.poll(async () => (await stored()).completed).toBe(true);
+    await page.locator('#task-shade').selectOption('teal');
+    await expect.poll(async () => (await stored()).shade).toBe('teal');
+    await page.locator('#task-list').selectOption(done);
+    await expect.poll(async () => (await stored()).list_id).toBe(done);
+    await page.locator('#task-assignee').selectOption('grace@northwind.test');
+    await expect.poll(async () => (await stored()).assignee?.email).toBe('grace@northwind.test');
+    await page.locator('#task-assignee').selectOption('');
+    await expect.poll(async () => (await stored()).assignee).toBeNull();
+
+    const box = (type: string) => page.locator(`#field-${fields[type]!.id}`);
+    await box('text').fill('Plain words');
+    await box('text').press('Enter');
+    await expect.poll(() => storedValue('text')).toBe('Plain words');
+    await box('multiline_text').fill('Line one\nLine two');
+    await page.getByRole('button', { name: 'Save F multiline_text' }).click();
+    await expect.poll(() => storedValue('multiline_text')).toBe('Line one\nLine two');
+    await box('number').fill('2.5');
+    await box('number').blur();
+    await expect.poll(() => storedValue('number')).toBe(2.5);
+    await box('date').fill('2026-03-14');
+    await box('date').press('Enter');
+    await expect.poll(() => storedValue('date')).toContain('2026-03-14');
+    await box('checkbox').check();
+    await expect.poll(() => storedValue('checkbox')).toBe(true);
+    await box('url').fill('https://example.com/spec');
+    await box('url').press('Enter');
+    await expect.poll(() => storedValue('url')).toBe('https://example.com/spec');
+    await box('phone').fill('+44 20 7946 0000');
+    await box('phone').press('Enter');
+    await expect.poll(() => storedValue('phone')).toBe('+44 20 7946 0000');
+    await box('select').selectOption({ label: 'Two' });
+    await expect.poll(() => storedValue('select')).toEqual([fields['select']!.options![1]!.id]);
+    await box('status').selectOption({ label: 'One' });
+    await expect.poll(() => storedValue('status')).toEqual([fields['status']!.options![0]!.id]);
+    const multi = page
+      .locator('dl.custom fieldset')
+      .filter({ has: page.getByLabel('One') })
+      .last();
+    await multi.getByLabel('One').check();
+    await expect.poll(() => storedValue('multiselect')).toEqual([fields['multiselect']!.options![0]!.id]);
+    await multi.getByLabel('Two').check();
+    await expect
+      .poll(async () => ((await storedValue('multiselect')) as string[] | undefined)?.length)
+      .toBe(2);
+    // Emptied, a field is cleared.
+    await box('text').fill('');
+    await box('text').press('Enter');
+    await expect.poll(() => storedValue('text')).toBeUndefined();
+
+    // A value the server refuses (its length rule) stays as typed, with the server's reason beside it.
+    await page.route(`**/_console/api/tasks/${task.id}`, (route) =>
+      route.request().method() === 'PATCH'
+        ? route.fulfill({
+            status: 400,
+            contentType: 'application/json',
+            body: JSON.stringify({
+              error: {
+                code: 'validation_error',
+                message: 'custom_fields[0].value: at most 1,024 characters',
+                details: [{ path: 'custom_fields[0].value', message: 'at most 1,024 characters' }],
+                request_id: 'req_test',
+              },
+            }),
+          })
+        : route.continue(),
+    );
+    await box('url').fill('https://example.com/too-long');
+    await box('url').press('Enter');
+    const reason = page.locator(`#field-${fields['url']!.id}-error`);
+    await expect.poll(() => reason.textContent()).toBe('at most 1,024 characters');
+    expect(await box('url').inputValue()).toBe('https://example.com/too-long');
+    expect(await box('url').getAttribute('aria-invalid')).toBe('true');
+    expect(await storedValue('url')).toBe('https://example.com/spec');
+    await page.unroute(`**/_console/api/tasks/${task.id}`);
+    await expectAccessible(page, 'task page with every kind of field');
+  });
+
+  it('archives and deletes a task from its page, each after a confirmation, with their events', async () => {
+    await api('/webhooks/subscriptions', {
+      method: 'POST',
+      body: { target_url: receiver.url, events: ['task.archived', 'task.deleted'] },
+    });
+    const task = (
+      await api('/tasks', { method: 'POST', body: { list_id: 'lst_review', title: 'Short-lived' } })
+    ).body.data;
+    await page.goto(`${server.origin}/tasks/${task.id}`);
+    await page.getByRole('button', { name: 'Archive task Short-lived', exact: true }).click();
+    // The first click only asks; nothing is archived until the confirmation.
+    expect((await tasksOf('lst_review')).map((entry) => entry.id)).toContain(task.id);
+    await page.getByRole('button', { name: 'Confirm archive task Short-lived', exact: true }).click();
+    await page.locator('[data-archived]').waitFor();
+    expect((await tasksOf('lst_review')).map((entry) => entry.id)).not.toContain(task.id);
+    // Escape cancels a confirmation, and focus is back on the button.
+    const remove = page.getByRole('button', { name: 'Delete task Short-lived', exact: true });
+    await remove.click();
+    await page.keyboard.press('Escape');
+    await expect
+      .poll(() =>
+        remove.evaluate(
+          (button) =>
+            button ===
+            (button as unknown as { ownerDocument: { activeElement: unknown } }).ownerDocument.activeElement,
+        ),
+      )
+      .toBe(true);
+    expect((await api(`/tasks/${task.id}`)).status).toBe(200);
+    await remove.click();
+    await page.getByRole('button', { name: 'Confirm delete task Short-lived', exact: true }).click();
+    await page.waitForURL(`${server.origin}/boards/brd_product`);
+    expect((await api(`/tasks/${task.id}`)).status).toBe(404);
+    const types = () =>
+      receiver.received
+        .map((hit) => JSON.parse(hit.body))
+        .filter((body) => body.data?.task?.id === task.id && body.type !== 'task.created')
+        .map((body) => body.type);
+    await expect.poll(types).toEqual(['task.archived', 'task.deleted']);
+  });
+
+  it('makes and renames boards and lists in place; a refused name stays typed', async () => {
+    await page.goto(`${server.origin}/`);
+    const box = page.getByLabel('New board in Northwind Studio');
+    await box.fill('Hand-made board');
+    await box.press('Enter');
+    const link = page.locator('[data-testid="console-board"]', { hasText: 'Hand-made board' });
+    await link.waitFor();
+    const boardId = (await link.getAttribute('data-board-id'))!;
+    expect((await api(`/boards/${boardId}`)).body.data.name).toBe('Hand-made board');
+    await link.click();
+    await page.getByRole('button', { name: 'Rename board Hand-made board' }).click();
+    await page.getByLabel('New name for board Hand-made board').fill('Renamed by hand');
+    await page.getByLabel('New name for board Hand-made board').press('Enter');
+    await expect.poll(async () => (await api(`/boards/${boardId}`)).body.data.name).toBe('Renamed by hand');
+    await expect.poll(() => page.locator('h1').textContent()).toContain('Renamed by hand');
+    expect(await page.title()).toBe('Renamed by hand · Threadwork console');
+
+    await page.getByLabel('Add a list').fill('First list');
+    await page.getByLabel('Add a list').press('Enter');
+    await expect
+      .poll(async () =>
+        (await api(`/boards/${boardId}/lists`)).body.data.map((l: { name: string }) => l.name),
+      )
+      .toEqual(['First list']);
+    const listId = (await api(`/boards/${boardId}/lists`)).body.data[0].id as string;
+    await list(listId).waitFor();
+    await expect.poll(() => page.getByLabel('Add a list').inputValue()).toBe('');
+    await list(listId).getByRole('button', { name: 'Rename list First list' }).click();
+    const rename = page.getByLabel('New name for list First list');
+    // Escape leaves the name as it was.
+    await rename.fill('Not this');
+    await rename.press('Escape');
+    expect((await api(`/boards/${boardId}/lists`)).body.data[0].name).toBe('First list');
+    await list(listId).getByRole('button', { name: 'Rename list First list' }).click();
+    await rename.fill('Inbox zero');
+    await rename.press('Enter');
+    await expect
+      .poll(async () => (await api(`/boards/${boardId}/lists`)).body.data[0].name)
+      .toBe('Inbox zero');
+    await expect.poll(() => list(listId).locator('h2').textContent()).toContain('Inbox zero');
+
+    // The server refuses a name (its length rule): what was typed stays, with its reason beside it.
+    await page.route('**/_console/api/boards/*/lists', (route) =>
+      route.fulfill({
+        status: 400,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          error: {
+            code: 'validation_error',
+            message: 'name: at most 1,024 characters',
+            details: [{ path: 'name', message: 'at most 1,024 characters' }],
+            request_id: 'req_test',
+          },
+        }),
+      }),
+    );
+    await page.getByLabel('Add a list').fill('Too long, as the server says');
+    await page.getByLabel('Add a list').press('Enter');
+    await expect.poll(() => page.locator('#new-list-error').textContent()).toBe('at most 1,024 characters');
+    expect(await page.getByLabel('Add a list').inputValue()).toBe('Too long, as the server says');
+    await page.unroute('**/_console/api/boards/*/lists');
+  });
+
+  it('keeps a title the server did not take in the "Add a task" box, with why', async () => {
+    await page.goto(`${server.origin}/boards/brd_product`);
+    const input = list('lst_backlog').getByTestId('console-new-task');
+    await input.waitFor();
+    // The server away: the title stays, and the page says so.
+    await page.route('**/_console/api/tasks', (route) => route.abort('connectionrefused'));
+    await input.fill('Not lost');
+    await input.press('Enter');
+    await expect
+      .poll(() => list('lst_backlog').getByRole('alert').textContent())
+      .toContain('does not answer');
+    expect(await input.inputValue()).toBe('Not lost');
+    // A refusal with the server's reason (its length rule), beside the box.
+    await page.unroute('**/_console/api/tasks');
+    await page.route('**/_console/api/tasks', (route) =>
+      route.fulfill({
+        status: 400,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          error: {
+            code: 'validation_error',
+            message: 'title: at most 1,024 characters',
+            details: [{ path: 'title', message: 'at most 1,024 characters' }],
+            request_id: 'req_test',
+          },
+        }),
+      }),
+    );
+    await input.press('Enter');
+    await expect
+      .poll(() => page.locator('#new-lst_backlog-error').textContent())
+      .toBe('at most 1,024 characters');
+    expect(await input.getAttribute('aria-describedby')).toBe('new-lst_backlog-error');
+    expect(await input.inputValue()).toBe('Not lost');
+    // Back again: Enter makes it, and the box empties.
+    await page.unroute('**/_console/api/tasks');
+    await input.press('Enter');
+    await expect
+      .poll(async () => (await tasksOf('lst_backlog')).map((task) => task.title))
+      .toContain('Not lost');
+    await expect.poll(() => input.inputValue()).toBe('');
+  });
+
+  it('drops a card into an empty list, onto a list’s heading, and below a list’s last card', async () => {
+    const board = (
+      await api('/boards', { method: 'POST', body: { team_id: 'team_northwind', name: 'Drops' } })
+    ).body.data.id;
+    const [from, empty, other] = (await Promise.all(
+      ['From', 'Empty', 'Other'].map(
+        async (name) =>
+          (
+            await api(`/boards/${board}/lists`, { method: 'POST', body: { name } })
+          ).body.data.id as string,
+      ),
+    )) as [string, string, string];
+    for (const [listId, title] of [
+      [from, 'A'],
+      [from, 'B'],
+      [from, 'C'],
+      [other, 'X'],
+      [other, 'Y'],
+    ] as const) {
+      await api('/tasks', { method: 'POST', body: { list_id: listId, title, position: 'bottom' } });
+    }
+    await page.goto(`${server.origin}/boards/${board}`);
+    await list(empty).waitFor();
+    const [a, b, c] = (await tasksOf(from)).map((task) => task.id);
+    // Into the empty list (anywhere on it).
+    await card(a!).dragTo(list(empty), { targetPosition: { x: 60, y: 100 } });
+    await expect.poll(async () => (await tasksOf(empty)).map((task) => task.id)).toEqual([a]);
+    await expect.poll(() => cardIds(empty)).toEqual([a]);
+    // Onto the heading of a list: it goes to the top.
+    await card(b!).dragTo(list(other).locator('h2'));
+    await expect.poll(async () => (await tasksOf(other))[0]?.id).toBe(b);
+    // Below the last card of a list (the empty space under it): it goes to the bottom.
+    const box = (await list(other).boundingBox())!;
+    await card(c!).dragTo(list(other), { targetPosition: { x: box.width / 2, y: box.height - 6 } });
+    await expect.poll(async () => (await tasksOf(other)).at(-1)?.id).toBe(c);
+    await expect.poll(() => cardIds(other)).toEqual((await tasksOf(other)).map((task) => task.id));
+    expect(await tasksOf(from)).toEqual([]);
+  });
+
+  it('puts one card per list in the tab order, and the arrow keys go from card to card and list to list', async () => {
+    await page.goto(`${server.origin}/boards/brd_product`);
+    const backlog = (await tasksOf('lst_backlog')).map((task) => task.id);
+    await card(backlog[0]!).waitFor();
+    const focused = () =>
+      page.evaluate(`(() => {
+        const element = document.activeElement;
+        return {
+          task: element?.closest('[data-task-id]')?.getAttribute('data-task-id') ?? null,
+          list: element?.closest('[data-list-id]')?.getAttribute('data-list-id') ?? null,
+          testid: element?.getAttribute('data-testid') ?? null,
+          className: String(element?.className ?? ''),
+        };
+      })()`) as Promise<{
+        task: string | null;
+        list: string | null;
+        testid: string | null;
+        className: string;
+      }>;
+    // From a list's title box, Tab reaches its first card's controls, then the next list's box.
+    await list('lst_backlog').getByTestId('console-new-task').focus();
+    const stops: string[] = [];
+    for (let press = 0; press < 8; press++) {
+      await page.keyboard.press('Tab');
+      const at = await focused();
+      stops.push(`${at.list}:${at.task ?? at.testid ?? at.className}`);
+      if (at.list === 'lst_doing' && at.testid === 'console-new-task') break;
+    }
+    expect(
+      stops
+        .filter((stop) => stop.startsWith('lst_backlog:tsk_'))
+        .every((stop) => stop === `lst_backlog:${backlog[0]}`),
+    ).toBe(true);
+    expect(stops.at(-1)).toBe('lst_doing:console-new-task');
+    expect(stops.length).toBeLessThanOrEqual(7);
+    // Arrow keys on a card's title: down the list, then across to the next list.
+    await card(backlog[0]!).locator('.card-title').focus();
+    await page.keyboard.press('ArrowDown');
+    expect((await focused()).task).toBe(backlog[1]);
+    await page.keyboard.press('ArrowRight');
+    expect((await focused()).list).toBe('lst_doing');
+    await page.keyboard.press('ArrowLeft');
+    // Back in the first list, at the card last visited there, which is now its card in the tab order.
+    expect((await focused()).task).toBe(backlog[1]);
+    expect(await card(backlog[0]!).locator('.card-title').getAttribute('tabindex')).toBe('-1');
+    // Nothing moved: these keys only move focus.
+    expect((await tasksOf('lst_backlog')).map((task) => task.id)).toEqual(backlog);
   });
 
   it('lists threads with labels and unread state, and shows a thread as text with its linked tasks', async () => {
@@ -320,6 +629,56 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', { timeout: 20_000 }, ()
     expect(await page.locator('[gh="tm"] [gh="mtb"]').count()).toBe(1);
     await expect.poll(() => page.locator(`a[href="/tasks/tsk_demo_p07"]`).count()).toBe(1);
     await expectAccessible(page, 'thread');
+  });
+
+  it('marks threads read and unread and labels them, from the list and from the thread', async () => {
+    const other = '18c2f0a1b2c3d4f0';
+    const unread = async (threadId: string) => (await api(`/email-threads/${threadId}`)).body.data.unread;
+    await page.goto(`${server.origin}/mail`);
+    const row = page.locator(`[data-testid="console-thread"][data-thread-id="${other}"]`);
+    expect(await unread(other)).toBe(true);
+    await row.getByRole('button', { name: /Mark read/ }).click();
+    await expect.poll(() => unread(other)).toBe(false);
+    await expect.poll(() => row.getAttribute('class')).toBe('');
+    await row.getByRole('button', { name: /Mark unread/ }).click();
+    await expect.poll(() => unread(other)).toBe(true);
+
+    await page.goto(`${server.origin}/mail/${other}`);
+    await page.getByRole('button', { name: 'Mark as read' }).click();
+    await expect.poll(() => unread(other)).toBe(false);
+    await page.getByRole('button', { name: 'Mark as unread' }).waitFor();
+    await page.getByRole('checkbox', { name: 'Billing' }).check();
+    await expect.poll(async () => (await api(`/email-threads/${other}`)).body.data).toBeTruthy();
+    await expect.poll(() => page.getByRole('checkbox', { name: 'Billing' }).isChecked()).toBe(true);
+    await page.getByRole('checkbox', { name: 'Starred' }).check();
+    await page.getByRole('checkbox', { name: 'Inbox' }).uncheck();
+    const search = async (q: string) =>
+      (await api(`/email-threads?q=${encodeURIComponent(q)}`)).body.data.map(
+        (thread: { thread_id: string }) => thread.thread_id,
+      );
+    await expect.poll(() => search('label:Billing')).toContain(other);
+    await expect.poll(() => search('is:starred')).toContain(other);
+    await expect.poll(() => search('in:inbox')).not.toContain(other);
+    await expect.poll(() => page.getByRole('checkbox', { name: 'Inbox' }).isChecked()).toBe(false);
+    await page.getByRole('checkbox', { name: 'Billing' }).uncheck();
+    await expect.poll(() => search('label:Billing')).not.toContain(other);
+    await expectAccessible(page, 'thread with labels');
+  });
+
+  it('keeps the search box on what the list shows, through Back and Forward', async () => {
+    await page.goto(`${server.origin}/mail`);
+    await page.getByTestId('console-thread').first().waitFor();
+    const all = await page.getByTestId('console-thread').count();
+    await page.getByLabel('Search mail').fill('is:unread');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL(/q=is%3Aunread/);
+    await expect.poll(() => page.getByTestId('console-thread').count()).toBeLessThan(all);
+    expect(await page.title()).toBe('Mail: is:unread · Threadwork console');
+    await page.goBack();
+    await expect.poll(() => page.getByTestId('console-thread').count()).toBe(all);
+    expect(await page.getByLabel('Search mail').inputValue()).toBe('');
+    await page.goForward();
+    await expect.poll(() => page.getByLabel('Search mail').inputValue()).toBe('is:unread');
   });
 
   it('never renders mail HTML: an HTML-only message and markup in a text body stay text', async () => {
@@ -378,7 +737,7 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', { timeout: 20_000 }, ()
       .toBe(1);
   });
 
-  it('shows a delivery as it happens, with attempts, signature and body, and replays it', async () => {
+  it('shows a delivery as it happens, opened on demand with its attempts, signature and body, and replays it', async () => {
     receiver.answerWith(500);
     await page.goto(`${server.origin}/deliveries`);
     await page.locator('h1').waitFor();
@@ -388,15 +747,23 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', { timeout: 20_000 }, ()
     });
     const taskId = created.body.data.id as string;
     // Live: the page was open before the task existed, and is never reloaded.
-    const deliveries = page.getByTestId('console-delivery');
-    const mine = deliveries.filter({ hasText: 'task.created' }).first();
+    const hit = await eventually(() => receiver.received.find((entry) => entry.body.includes(taskId)));
+    const deliveryId = String(hit.headers['x-service-delivery-id']);
+    const mine = page.locator(`[data-testid="console-delivery"][data-delivery-id="${deliveryId}"]`);
     await expect.poll(() => mine.getAttribute('data-status'), { timeout: 5000 }).toBe('pending');
-    await expect.poll(() => mine.locator('table.attempts tbody tr').count()).toBeGreaterThanOrEqual(1);
-    await expect.poll(() => mine.locator('table.attempts').textContent()).toContain('500');
-    const deliveryId = (await mine.getAttribute('data-delivery-id'))!;
-    const hit = receiver.received.find((entry) => entry.headers['x-service-delivery-id'] === deliveryId)!;
-    expect(hit.body).toContain(taskId);
-    await mine.locator('summary').click();
+    await expect.poll(() => mine.locator('.delivery-head').textContent()).toContain('answered 500');
+    // Collapsed: nothing of its detail is on the page until it is opened.
+    expect(await mine.locator('.delivery-detail').count()).toBe(0);
+    await mine.locator('button.disclosure').click();
+    expect(await mine.locator('button.disclosure').getAttribute('aria-expanded')).toBe('true');
+    await expect.poll(() => mine.locator('.attempt').count()).toBeGreaterThanOrEqual(1);
+    await expect.poll(() => mine.locator('.attempt').first().textContent()).toContain('answered 500');
+    // The server of this branch records no answer body yet: the page says so.
+    expect(await mine.locator('.attempt').first().textContent()).toContain('No answer recorded.');
+    // The attempts still ahead, by the retry schedule, while it is pending.
+    await expect.poll(() => mine.locator('.schedule-list li').count()).toBeGreaterThan(0);
+    expect(await mine.locator('.schedule-list li').last().textContent()).toContain('attempt 9');
+    await mine.locator('summary', { hasText: 'Headers and body' }).click();
     await expect
       .poll(() => mine.locator('pre').first().textContent())
       .toContain(`x-service-delivery-id: ${deliveryId}`);
@@ -409,34 +776,245 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', { timeout: 20_000 }, ()
       .map((entry) => entry.headers['x-service-signature']);
     expect(sent).toContain(shown);
     expect(await mine.locator('pre').nth(1).textContent()).toContain(taskId);
-    await expectAccessible(page, 'deliveries');
+    await expectAccessible(page, 'deliveries with a delivery open');
 
     receiver.answerWith(200);
     await mine.getByTestId('console-replay').click();
+    const replayedId = await replayedAs(mine);
+    const replayed = page.locator(`[data-testid="console-delivery"][data-delivery-id="${replayedId}"]`);
+    await expect.poll(() => replayed.getAttribute('data-status'), { timeout: 5000 }).toBe('delivered');
+    const replay = receiver.received.find((entry) => entry.headers['x-service-delivery-id'] === replayedId)!;
+    expect(replay.headers['x-service-event-id']).toBe(hit.headers['x-service-event-id']);
+  });
+
+  it('shows the receiver’s answer of an attempt where the log has one', async () => {
+    const subscription = (
+      await api('/webhooks/subscriptions', {
+        method: 'POST',
+        body: { target_url: receiver.url, events: ['task.created'] },
+      })
+    ).body.data;
+    const test = (await api(`/webhooks/subscriptions/${subscription.id}/test`, { method: 'POST' })).body.data;
     await expect
       .poll(
-        () =>
-          receiver.received.filter(
-            (entry) => entry.headers['x-service-delivery-id'] !== deliveryId && entry.body.includes(taskId),
-          ).length,
+        async () => (await api(`/webhooks/subscriptions/${subscription.id}/deliveries`)).body.data[0]?.status,
       )
-      .toBeGreaterThanOrEqual(1);
-    const replay = receiver.received.find(
-      (entry) => entry.body.includes(taskId) && entry.headers['x-service-delivery-id'] !== deliveryId,
-    )!;
-    expect(replay.headers['x-service-event-id']).toBe(hit.headers['x-service-event-id']);
-    const replayed = page.locator(
-      `[data-testid="console-delivery"][data-delivery-id="${replay.headers['x-service-delivery-id']}"]`,
+      .toBe('delivered');
+    // The log of this branch's server keeps no answer yet; the page is shown one as the shared schema has it.
+    await page.route(`**/_console/api/deliveries/${test.id}`, async (route) => {
+      const answer = await route.fetch();
+      const json = (await answer.json()) as { data: { attempts: Record<string, unknown>[] } };
+      json.data.attempts = json.data.attempts.map((attempt) => ({
+        ...attempt,
+        response_content_type: 'application/json',
+        response_body: '{"received":true,"note":"<b>not markup</b>"}',
+      }));
+      await route.fulfill({ response: answer, json });
+    });
+    await page.goto(`${server.origin}/deliveries?subscription_id=${subscription.id}`);
+    const row = page.locator(`[data-testid="console-delivery"][data-delivery-id="${test.id}"]`);
+    await row.locator('button.disclosure').click();
+    await row.locator('summary', { hasText: "The receiver's answer" }).click();
+    await expect.poll(() => row.locator('.answer summary').textContent()).toContain('application/json');
+    expect(await row.locator('.answer pre').textContent()).toBe(
+      '{"received":true,"note":"<b>not markup</b>"}',
     );
-    await expect.poll(() => replayed.getAttribute('data-status')).toBe('delivered');
+    expect(await row.locator('.answer b').count()).toBe(0);
+    await page.unroute(`**/_console/api/deliveries/${test.id}`);
+    await api(`/webhooks/subscriptions/${subscription.id}`, { method: 'DELETE' });
+  });
+
+  it('filters deliveries by status, event and subscription in the URL, and pages through them', async () => {
+    const board = (
+      await api('/boards', { method: 'POST', body: { team_id: 'team_northwind', name: 'Paging' } })
+    ).body.data.id;
+    const listId = (await api(`/boards/${board}/lists`, { method: 'POST', body: { name: 'Many' } })).body.data
+      .id;
+    const subscription = (
+      await api('/webhooks/subscriptions', {
+        method: 'POST',
+        body: { target_url: `${receiver.url}?paging`, events: ['task.created', 'task.completed'] },
+      })
+    ).body.data;
+    const tasks: string[] = [];
+    for (let index = 0; index < 55; index++) {
+      tasks.push(
+        (await api('/tasks', { method: 'POST', body: { list_id: listId, title: `Paged ${index}` } })).body
+          .data.id,
+      );
+    }
+    await api(`/tasks/${tasks[0]}/complete`, { method: 'POST' });
+    const logged = async (query = '') => {
+      const items: { id: string }[] = [];
+      let cursor = '';
+      do {
+        const page = await api(
+          `/webhooks/subscriptions/${subscription.id}/deliveries?limit=200${query}${cursor}`,
+        );
+        items.push(...page.body.data);
+        cursor = page.body.meta.pagination.next_cursor
+          ? `&cursor=${page.body.meta.pagination.next_cursor}`
+          : '';
+      } while (cursor);
+      return items.map((item) => item.id);
+    };
+    await expect.poll(async () => (await logged()).length).toBe(56);
+    const all = await logged();
+
+    await page.goto(`${server.origin}/deliveries`);
+    await page.locator('#filter-subscription').selectOption(subscription.id);
+    await page.waitForURL(new RegExp(`subscription_id=${subscription.id}`));
+    const rows = page.getByTestId('console-delivery');
+    const shownIds = () =>
+      rows.evaluateAll((elements) => elements.map((element) => element.getAttribute('data-delivery-id')));
+    await expect.poll(shownIds).toEqual(all.slice(0, 50));
+    // Every row collapsed: a page of fifty is short.
+    expect(await page.locator('.delivery-detail').count()).toBe(0);
+    await page.getByRole('link', { name: 'Older →' }).click();
+    await expect.poll(shownIds).toEqual(all.slice(50));
+    await page.getByRole('link', { name: '← Newer' }).click();
+    await expect.poll(shownIds).toEqual(all.slice(0, 50));
+
+    await page.locator('#filter-event').selectOption('task.completed');
+    await page.waitForURL(/event_type=task.completed/);
+    await expect.poll(shownIds).toEqual(all.slice(0, 1));
+    // The filters are the URL's: a reload keeps them, Back undoes the last.
+    await page.reload();
+    await expect.poll(shownIds).toEqual(all.slice(0, 1));
+    expect(await page.locator('#filter-event').inputValue()).toBe('task.completed');
+    await page.goBack();
+    await expect.poll(shownIds).toEqual(all.slice(0, 50));
+    expect(await page.locator('#filter-event').inputValue()).toBe('');
+    await page.locator('#filter-status').selectOption('failed');
+    await expect.poll(() => rows.count()).toBe(0);
+    await page.getByText('No delivery matches these filters.').waitFor();
+    await page.getByRole('link', { name: 'Clear filters' }).click();
+    await expect.poll(() => new URL(page.url()).search).toBe('');
+    await api(`/webhooks/subscriptions/${subscription.id}`, { method: 'DELETE' });
+  });
+
+  it('pauses a failing subscription from its row, retries every failed event, resumes, rotates its secret and deletes it', async () => {
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    const url = `${receiver.url}?failing`;
+    const subscription = (
+      await api('/webhooks/subscriptions', {
+        method: 'POST',
+        body: { target_url: url, events: ['task.created'] },
+      })
+    ).body.data;
+    receiver.answerWith(500);
+    for (const title of ['Fails once', 'Fails twice']) {
+      await api('/tasks', { method: 'POST', body: { list_id: 'lst_review', title } });
+    }
+    await page.goto(`${server.origin}/deliveries`);
+    const row = page.locator(`[data-subscription-id="${subscription.id}"]`);
+    // Failing: the row says since when, and pausing stops the retries.
+    await expect.poll(() => row.textContent(), { timeout: 5000 }).toContain('failing since');
+    await row.getByRole('button', { name: `Pause ${url}` }).click();
+    await expect
+      .poll(async () => (await api(`/webhooks/subscriptions/${subscription.id}`)).body.data.status)
+      .toBe('disabled');
+    await expect.poll(() => row.textContent()).toContain('paused: paused by hand');
+    await expect.poll(() => row.textContent(), { timeout: 8000 }).toMatch(/2 failed|[01] failed/);
+    // Every pending delivery ends (suppressed or failed); then retry all failed, receiver back up.
+    const statuses = async () =>
+      (await api(`/webhooks/subscriptions/${subscription.id}/deliveries`)).body.data.map(
+        (d: { status: string }) => d.status,
+      );
+    await expect.poll(async () => (await statuses()).includes('pending'), { timeout: 8000 }).toBe(false);
+    await row.getByRole('button', { name: `Resume ${url}` }).click();
+    await expect
+      .poll(async () => (await api(`/webhooks/subscriptions/${subscription.id}`)).body.data.status)
+      .toBe('active');
+    receiver.answerWith(200);
+    const failed = (await statuses()).filter((status: string) => status !== 'delivered').length;
+    if ((await statuses()).includes('failed')) {
+      await row.getByRole('button', { name: `Retry all failed for ${url}` }).click();
+      await expect
+        .poll(() => row.getByRole('status').textContent())
+        .toMatch(/Queued \d+ failed events? again\./);
+      await expect
+        .poll(async () => (await statuses()).filter((status: string) => status === 'delivered').length, {
+          timeout: 5000,
+        })
+        .toBeGreaterThan(0);
+    }
+    expect(failed).toBeGreaterThan(0);
+
+    // Rotate: a confirmation, then the new secret once, with its URL and Copy.
+    await row.getByRole('button', { name: `Rotate secret signing secret of ${url}` }).click();
+    await row.getByRole('button', { name: `Confirm rotate signing secret of ${url}` }).click();
+    const secret = row.locator(`#rotated-${subscription.id}`);
+    await secret.waitFor();
+    expect(await row.locator('.secret label').textContent()).toContain(url);
+    const value = await secret.inputValue();
+    expect(value).toMatch(/^whsec_/);
+    await row.getByRole('button', { name: 'Copy' }).click();
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(value);
+    await expect.poll(() => row.locator('[data-rotated]').count()).toBe(1);
+    // It signs: a test event's signature verifies with the new secret.
+    const before = receiver.received.length;
+    await row.getByRole('button', { name: `Send a test event to ${url}` }).click();
+    const hit = await eventually(() =>
+      receiver.received.slice(before).find((entry) => entry.body.includes('webhook.test')),
+    );
+    const { constructEvent } = await import('@threadwork/shared/webhooks');
+    expect(() => constructEvent(hit.body, String(hit.headers['x-service-signature']), value)).not.toThrow();
+    await row.getByRole('button', { name: 'Done' }).click();
+    expect(await secret.count()).toBe(0);
+    await expectAccessible(page, 'deliveries with a paused, rotated subscription');
+
+    await row.getByRole('button', { name: `Delete subscription ${url}` }).click();
+    await page.getByRole('button', { name: `Confirm delete subscription ${url}` }).click();
+    await expect.poll(async () => (await api(`/webhooks/subscriptions/${subscription.id}`)).status).toBe(404);
+    await expect.poll(() => row.count()).toBe(0);
+  });
+
+  it('deletes a v1 hook from its row', async () => {
+    const token = (
+      (await (
+        await fetch(
+          `${server.origin}/auth/api_token?${new URLSearchParams({
+            email: DEMO_CREDENTIALS.email,
+            api_key: DEMO_CREDENTIALS.legacyApiKey,
+            api_secret: DEMO_CREDENTIALS.legacyApiSecret,
+            api_key_name: DEMO_CREDENTIALS.legacyKeyName,
+          })}`,
+          { method: 'POST' },
+        )
+      ).json()) as Record<string, string>
+    )['x-access-token']!;
+    const hook = (await (
+      await fetch(`${server.origin}/api/v1/items/subscribe`, {
+        method: 'POST',
+        headers: { 'x-access-token': token, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          action: 'createOnList',
+          entityId: 'lst_done',
+          webhookURL: `${receiver.url}?v1`,
+        }),
+      })
+    ).json()) as { id: string };
+    await page.goto(`${server.origin}/deliveries`);
+    const row = page.locator(`[data-subscription-id="${hook.id}"]`);
+    expect(await row.textContent()).toContain('v1 hook');
+    // A v1 hook has no pause, test event or secret: only retry and delete.
+    expect(await row.getByRole('button', { name: /Pause|Rotate|test event/ }).count()).toBe(0);
+    await row.getByRole('button', { name: /^Delete/ }).click();
+    await row.getByRole('button', { name: /Confirm delete/ }).click();
+    await expect.poll(() => row.count()).toBe(0);
+    const left = await fetch(`${server.origin}/api/v1/items/unsubscribe`, {
+      method: 'POST',
+      headers: { 'x-access-token': token, 'content-type': 'application/json' },
+      body: JSON.stringify({ subscriptionId: hook.id }),
+    });
+    expect(left.status).toBe(404);
   });
 
   it('takes a newcomer from a new task to a delivered delivery and its replay, through the built-in test receiver', async () => {
     // As README's main job has it: no receiver of one's own, only the console (pnpm start's flags).
     await page.goto(`${server.origin}/deliveries`);
     await page.getByTestId('console-receiver-subscribe').click();
-    const block = page.locator('section.subscription-block').filter({ hasText: '/_console/receiver' });
-    await block.waitFor();
     await expect.poll(() => page.getByTestId('console-receiver-subscribe').count()).toBe(0);
     const subscriptions = (await api('/webhooks/subscriptions')).body.data as {
       id: string;
@@ -446,6 +1024,7 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', { timeout: 20_000 }, ()
     const subscription = subscriptions.find((entry) => entry.target_url.endsWith('/_console/receiver'))!;
     expect(subscription.target_url).toBe(`${server.origin}/_console/receiver`);
     expect(subscription.events).toContain('task.created');
+    await page.locator(`[data-subscription-id="${subscription.id}"]`).waitFor();
 
     // Create a task on the board, as a person does: Enter in a list's title box.
     await page.getByRole('link', { name: 'Boards' }).click();
@@ -456,28 +1035,24 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', { timeout: 20_000 }, ()
     await expect
       .poll(() => page.getByTestId('console-task').filter({ hasText: 'My first delivered task' }).count())
       .toBe(1);
-    const taskId = (await page
-      .getByTestId('console-task')
-      .filter({ hasText: 'My first delivered task' })
-      .getAttribute('data-task-id'))!;
 
     // The deliveries page: the task's delivery, delivered to the receiver, whose signature check passed.
     await page.getByRole('link', { name: 'Deliveries' }).click();
-    const first = block.getByTestId('console-delivery').filter({ hasText: taskId }).first();
-    await first.locator('summary').click({ timeout: 5000 });
-    // Pinned by its id: the replay below adds another delivery carrying the same task.
-    const deliveryId = (await first.getAttribute('data-delivery-id'))!;
-    const mine = block.locator(`[data-testid="console-delivery"][data-delivery-id="${deliveryId}"]`);
+    const newest = async () =>
+      (await api(`/webhooks/subscriptions/${subscription.id}/deliveries`)).body.data[0];
+    await expect.poll(async () => (await newest())?.event_type).toBe('task.created');
+    const deliveryId = (await newest()).id as string;
+    const mine = page.locator(`[data-testid="console-delivery"][data-delivery-id="${deliveryId}"]`);
     await expect.poll(() => mine.getAttribute('data-status'), { timeout: 5000 }).toBe('delivered');
-    expect(await mine.locator('table.attempts').textContent()).toContain('204');
+    await expect.poll(() => mine.locator('.delivery-head').textContent()).toContain('answered 204');
     const took = page.getByTestId('console-received').filter({ hasText: deliveryId });
     await expect.poll(() => took.textContent()).toContain('valid');
 
     // Replay: a second delivery of the same event, delivered and verified too.
     await mine.getByTestId('console-replay').click();
-    const replayedId = /Replayed as (\S+)\./.exec((await mine.getByRole('status').textContent()) ?? '')?.[1];
+    const replayedId = await replayedAs(mine);
     expect(replayedId).toMatch(/^dlv_/);
-    const replayed = block.locator(`[data-testid="console-delivery"][data-delivery-id="${replayedId}"]`);
+    const replayed = page.locator(`[data-testid="console-delivery"][data-delivery-id="${replayedId}"]`);
     await expect.poll(() => replayed.getAttribute('data-status'), { timeout: 5000 }).toBe('delivered');
     await expect
       .poll(() => page.getByTestId('console-received').filter({ hasText: replayedId! }).textContent())
@@ -485,7 +1060,8 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', { timeout: 20_000 }, ()
     await expectAccessible(page, 'deliveries with the test receiver');
   });
 
-  it('subscribes a webhook from the deliveries page, with its secret shown once, and sends it a test event', async () => {
+  it('subscribes a webhook from the deliveries page, with its secret shown once for its URL, and sends it a test event', async () => {
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
     const before = receiver.received.length;
     await page.goto(`${server.origin}/deliveries`);
     await page.getByText('Subscribe a webhook').click();
@@ -498,18 +1074,27 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', { timeout: 20_000 }, ()
     ).toBe(0);
     const secret = await page.locator('#hook-secret').inputValue();
     expect(secret).toMatch(/^whsec_/);
+    expect(await page.locator('.subscribe .secret label').textContent()).toContain(
+      `${receiver.url}?from=console`,
+    );
+    await page.locator('.subscribe').getByRole('button', { name: 'Copy' }).click();
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(secret);
     const listed = (await api('/webhooks/subscriptions')).body.data as { id: string; target_url: string }[];
     const made = listed.find((subscription) => subscription.target_url.endsWith('?from=console'))!;
-    const block = page.locator('section.subscription-block', { hasText: made.id });
-    await block.getByRole('button', { name: 'Send a test event' }).click();
-    const test = block.getByTestId('console-delivery').filter({ hasText: 'webhook.test' });
-    await expect.poll(() => test.getAttribute('data-status')).toBe('delivered');
-    const hit = receiver.received
-      .slice(before)
-      .find((entry) => JSON.parse(entry.body).type === 'webhook.test')!;
+    const block = page.locator(`[data-subscription-id="${made.id}"]`);
+    await block.getByRole('button', { name: /Send a test event/ }).click();
+    const test = await eventually(() =>
+      receiver.received.slice(before).find((entry) => JSON.parse(entry.body).type === 'webhook.test'),
+    );
+    const row = page.locator(
+      `[data-testid="console-delivery"][data-delivery-id="${test.headers['x-service-delivery-id']}"]`,
+    );
+    await expect.poll(() => row.getAttribute('data-status')).toBe('delivered');
     const { constructEvent } = await import('@threadwork/shared/webhooks');
-    expect(() => constructEvent(hit.body, String(hit.headers['x-service-signature']), secret)).not.toThrow();
-  }, 20_000);
+    expect(() =>
+      constructEvent(test.body, String(test.headers['x-service-signature']), secret),
+    ).not.toThrow();
+  });
 
   it('creates a key with an opt-in scope, shows its secret once, and revokes it', async () => {
     await page.goto(`${server.origin}/keys`);
@@ -544,6 +1129,13 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', { timeout: 20_000 }, ()
     await page.getByRole('button', { name: 'Create key' }).click();
     const apiKey = await page.locator('#created-key').inputValue();
     const apiSecret = await page.locator('#created-secret').inputValue();
+    // Each shown once, each with its Copy.
+    expect(await page.locator('.created').getByRole('button', { name: 'Copy' }).count()).toBe(2);
+    await page.getByRole('button', { name: 'Done' }).click();
+    // The listing keeps the public half (as GET /v2/api-keys does), named so; never the secret.
+    const listed = page.locator('[data-testid="console-key"]', { hasText: 'Second Zap' });
+    await expect.poll(() => listed.textContent()).toContain(`public API key ${apiKey}`);
+    expect(await page.locator('main').textContent()).not.toContain(apiSecret);
     const token = await fetch(
       `${server.origin}/auth/api_token?${new URLSearchParams({ email: DEMO_CREDENTIALS.email, api_key: apiKey, api_secret: apiSecret, api_key_name: 'Second Zap' })}`,
       { method: 'POST' },
@@ -561,10 +1153,60 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', { timeout: 20_000 }, ()
     expect(made.scopes).not.toContain('email.send');
   });
 
-  it('looks right in light and dark, wide and narrow (screenshots), with no serious axe finding', async () => {
+  it('skips to the content, titles each tab after its page, and gives the scroll position back on Back', async () => {
+    await page.goto(`${server.origin}/keys`);
+    await page.getByRole('heading', { name: 'API keys' }).waitFor();
+    expect(await page.title()).toBe('API keys · Threadwork console');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate('document.activeElement?.id')).toBe('main');
+    // The next Tab goes on from the content, not from the header.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate("document.activeElement?.closest('header') ?? null")).toBeNull();
+
+    for (const [path, title] of [
+      ['/', 'Boards'],
+      ['/boards/brd_product', 'Product'],
+      ['/mail', 'Mail'],
+      ['/deliveries', 'Deliveries'],
+    ] as const) {
+      await page.goto(`${server.origin}${path}`);
+      await expect.poll(() => page.title()).toBe(`${title} · Threadwork console`);
+    }
+
+    // Back to a scrolled page: the same place, once its data is in again.
+    await page.setViewportSize({ width: 1280, height: 400 });
+    await page.goto(`${server.origin}/keys`);
+    await page.locator('[data-testid="console-key"]').first().waitFor();
+    await page.evaluate('window.scrollTo(0, 600)');
+    await expect.poll(() => page.evaluate('window.scrollY')).toBe(600);
+    await page.getByRole('link', { name: 'Mail' }).click();
+    await page.getByRole('heading', { name: 'Mail' }).waitFor();
+    expect(await page.evaluate('window.scrollY')).toBe(0);
+    await page.goBack();
+    await page.locator('[data-testid="console-key"]').first().waitFor();
+    await expect.poll(() => page.evaluate('window.scrollY')).toBe(600);
+  });
+
+  it('answers a path it does not have with a page of its own: 404, titled, in English, axe-clean', async () => {
+    const answer = await page.goto(`${server.origin}/no/such/page`);
+    expect(answer?.status()).toBe(404);
+    expect(await page.title()).toBe('Page not found · Threadwork console');
+    expect(await page.getAttribute('html', 'lang')).toBe('en');
+    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    await page.getByRole('link', { name: 'Back to the boards' }).click();
+    await page.locator('[data-testid="console-board"]').first().waitFor();
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    await expectAccessible(page, '404');
+  });
+
+  it('looks right in light and dark, wide and narrow (screenshots), never wider than the window, with no serious axe finding', async () => {
     for (const colorScheme of ['light', 'dark'] as const) {
-      for (const width of [1280, 700]) {
+      for (const width of [1280, 375]) {
         const view = await browser.newPage({ viewport: { width, height: 900 }, colorScheme });
+        view.setDefaultTimeout(4000);
         for (const [name, path] of [
           ['overview', '/'],
           ['board', '/boards/brd_product'],
@@ -573,11 +1215,19 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', { timeout: 20_000 }, ()
           ['thread', `/mail/${THREAD}`],
           ['deliveries', '/deliveries'],
           ['keys', '/keys'],
+          ['404', '/no/such/page'],
         ] as const) {
           await view.goto(`${server.origin}${path}`);
           await view.locator('main h1, main h2').first().waitFor();
+          await expect.poll(() => liveText(view)).toBe('Live');
+          if (name === 'deliveries') await view.locator('button.disclosure').first().click();
           await view.screenshot({ path: join(SHOTS, `console-${name}-${colorScheme}-${width}.png`) });
-          if (width === 700) await expectAccessible(view, `${name} ${colorScheme} ${width}`);
+          // The page never scrolls sideways (a board's columns scroll inside their own box).
+          expect(
+            await view.evaluate('document.documentElement.scrollWidth'),
+            `${name} ${colorScheme} ${width}`,
+          ).toBeLessThanOrEqual(width);
+          await expectAccessible(view, `${name} ${colorScheme} ${width}`);
         }
         await view.close();
       }

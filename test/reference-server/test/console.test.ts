@@ -2,12 +2,21 @@
 // by a loopback name, writes only from its own pages; `/` still answers JSON to a client asking for it;
 // the acting user; the live feed (server-sent events after commit) and a clean shutdown with streams open.
 import http from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_CREDENTIALS } from '../src/seed/demo.ts';
 import { type RunningServer, startServer } from '../src/server.ts';
+import { startReceiver } from './helpers/console-browser.ts';
 import { freshDatabase } from './helpers/database.ts';
 import { fixtureSeed } from './helpers/fixtures.ts';
-import { consoleApi, consoleToken, offlineResolver, readBody, runCli } from './helpers/server.ts';
+import {
+  consoleApi,
+  consoleToken,
+  offlineResolver,
+  readBody,
+  runCli,
+  spawnServer,
+} from './helpers/server.ts';
 
 const running: RunningServer[] = [];
 afterEach(async () => {
@@ -99,6 +108,7 @@ describe('the console on the server', () => {
     expect(script).toBeDefined();
     const asset = await fetch(`${server.origin}${script}`);
     expect(asset.status).toBe(200);
+    expect((await asset.arrayBuffer()).byteLength).toBeGreaterThan(0);
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(asset.headers.get('content-type')).toContain('text/javascript');
 
@@ -122,6 +132,7 @@ describe('the console on the server', () => {
       const answer = await fetch(`${server.origin}${path}`);
       expect(answer.status, path).toBe(200);
       expect(answer.headers.get('content-type'), path).toContain('text/html');
+      expect(await answer.text(), path).toContain('<html lang="en">');
     }
   });
 
@@ -363,6 +374,179 @@ describe('the console on the server', () => {
   });
 });
 
+/** A GET with raw headers and the raw answer (fetch would undo the compression this looks at). */
+function rawGet(origin: string, path: string, headers: Record<string, string>) {
+  const url = new URL(path, origin);
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; bytes: Buffer }>(
+    (resolve, reject) => {
+      http
+        .get({ host: url.hostname, port: url.port, path: url.pathname + url.search, headers }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () =>
+            resolve({
+              status: response.statusCode ?? 0,
+              headers: response.headers,
+              bytes: Buffer.concat(chunks),
+            }),
+          );
+        })
+        .on('error', reject);
+    },
+  );
+}
+
+describe('the console’s answers on the wire', () => {
+  it('compresses the page, its script and its API (brotli or gzip, as asked), and leaves the API’s answers as they were', async () => {
+    const server = await start();
+    const html = await rawGet(server.origin, '/boards/brd_product', {
+      accept: 'text/html',
+      'accept-encoding': 'br, gzip',
+    });
+    expect(html.headers['content-encoding']).toBe('br');
+    const page = brotliDecompressSync(html.bytes).toString();
+    expect(page).toContain('<html lang="en">');
+    const script = /src="(\/_console\/assets\/console\.[0-9a-f]{16}\.js)"/.exec(page)![1]!;
+    const asset = await rawGet(server.origin, script, { 'accept-encoding': 'gzip' });
+    expect(asset.headers['content-encoding']).toBe('gzip');
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(gunzipSync(asset.bytes).length).toBeGreaterThan(asset.bytes.length * 2);
+    const board = await rawGet(server.origin, '/_console/api/boards/brd_product', {
+      'accept-encoding': 'br',
+    });
+    expect(board.headers['content-encoding']).toBe('br');
+    expect(JSON.parse(brotliDecompressSync(board.bytes).toString()).data.board.id).toBe('brd_product');
+    // Without Accept-Encoding, as it is.
+    const plain = await rawGet(server.origin, '/_console/api/boards/brd_product', {});
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    // The API's routes are not the console's: never compressed, whatever the client accepts.
+    const tasks = await rawGet(server.origin, '/v2/tasks?list_id=lst_backlog', {
+      authorization: `Bearer ${DEMO_CREDENTIALS.v2Secret}`,
+      'accept-encoding': 'br, gzip',
+    });
+    expect(tasks.status).toBe(200);
+    expect(tasks.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('answers a page path it does not have with its 404 page to a browser, and JSON to anyone else', async () => {
+    const server = await start();
+    const page = await fetch(`${server.origin}/no/such/page`, { headers: { accept: 'text/html' } });
+    expect(page.status).toBe(404);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const html = await page.text();
+    expect(html).toContain('<html lang="en">');
+    expect(html).toContain('<title>Page not found · Threadwork console</title>');
+    for (const [path, accept] of [
+      ['/no/such/page', 'application/json'],
+      ['/v2/no-such-thing', 'text/html'],
+      ['/api/v1/nothing', 'text/html'],
+      ['/_console/api/nothing', 'text/html'],
+    ] as const) {
+      const answer = await fetch(`${server.origin}${path}`, { headers: { accept } });
+      expect(answer.status, path).toBe(404);
+      expect((await readBody(answer)).error.code, path).toBe('not_found');
+    }
+    // Another machine's browser (a foreign Host) gets the guard's 403, not a page.
+    const foreign = await rawRequest(server.origin, '/no/such/page', {
+      headers: { host: 'example.com', accept: 'text/html' },
+    });
+    expect(foreign.status).toBe(403);
+  });
+
+  it('says, on every answer of its API, where the change feed stood as the read began; the stream starts by saying where it starts', async () => {
+    const server = await start();
+    const controller = new AbortController();
+    const stream = await fetch(`${server.origin}/_console/events`, { signal: controller.signal });
+    const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let text = '';
+    const readUntil = async (done: (text: string) => boolean) => {
+      const started = Date.now();
+      while (!done(text) && Date.now() - started < 3000) {
+        const chunk = await reader.read();
+        if (chunk.done) break;
+        text += chunk.value;
+      }
+    };
+    await readUntil((seen) => seen.includes('event: sync'));
+    const begins = JSON.parse(/event: sync\ndata: (.+)\n/.exec(text)![1]!) as string;
+    const [instance, count] = begins.split('.');
+    expect(instance).toMatch(/^[0-9a-f]{8}$/);
+    const before = await fetch(`${server.origin}/_console/api/boards/brd_product`);
+    expect(before.headers.get('x-console-at')).toBe(begins);
+    // A reorder records no event, yet its change is published, and the feed moves on.
+    await v2(server, '/tasks/tsk_demo_p04/reorder', {
+      method: 'POST',
+      body: JSON.stringify({ position: 'top' }),
+    });
+    await readUntil((seen) => seen.includes('task.reordered'));
+    const event = /id: (\S+)\ndata: (.+)\n/.exec(text.slice(text.indexOf('id: ')))!;
+    expect(event[1]).toBe(`${instance}.${Number(count) + 1}`);
+    expect(JSON.parse(event[2]!)).toEqual([
+      {
+        topic: 'task',
+        type: 'task.reordered',
+        task_id: 'tsk_demo_p04',
+        board_id: 'brd_product',
+        list_id: 'lst_backlog',
+      },
+    ]);
+    const after = await fetch(`${server.origin}/_console/api/tasks/nope`);
+    expect(after.status).toBe(404);
+    expect(after.headers.get('x-console-at')).toBe(event[1]);
+    controller.abort();
+  });
+
+  it('retries a subscription’s failed events once each, and not those delivered since', async () => {
+    // The whole retry schedule in about a second.
+    const server = await start({ allowInsecureWebhooks: true, webhookTimeScale: 0.00001 });
+    const receiver = await startReceiver();
+    try {
+      receiver.answerWith(500);
+      const subscription = await readBody(
+        await v2(server, '/webhooks/subscriptions', {
+          method: 'POST',
+          body: JSON.stringify({ target_url: receiver.url, events: ['task.created'] }),
+        }),
+      );
+      for (const title of ['One', 'Two']) {
+        await v2(server, '/tasks', {
+          method: 'POST',
+          body: JSON.stringify({ list_id: 'lst_backlog', title }),
+        });
+      }
+      const statuses = async () =>
+        (
+          await readBody(await v2(server, `/webhooks/subscriptions/${subscription.data.id}/deliveries`))
+        ).data.map((delivery: { status: string }) => delivery.status);
+      await expect.poll(statuses, { timeout: 10_000 }).toEqual(['failed', 'failed']);
+      receiver.answerWith(200);
+      const retry = async () =>
+        (
+          await readBody(
+            await fetch(`${server.origin}/_console/api/webhooks/${subscription.data.id}/retry-failed`, {
+              method: 'POST',
+            }),
+          )
+        ).data;
+      expect(await retry()).toEqual({ queued: 2 });
+      await expect.poll(statuses, { timeout: 5000 }).toEqual(['delivered', 'delivered', 'failed', 'failed']);
+      // Delivered since: nothing left to retry.
+      expect(await retry()).toEqual({ queued: 0 });
+      // Another user's console cannot retry it.
+      const other = await start({ consoleUser: 'grace@northwind.test' });
+      const foreign = await fetch(
+        `${other.origin}/_console/api/webhooks/${subscription.data.id}/retry-failed`,
+        {
+          method: 'POST',
+        },
+      );
+      expect(foreign.status).toBe(404);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
+
 describe('the CLI flags', () => {
   it('refuses --console-user without --console, or without an email', async () => {
     const alone = await runCli(['--db', ':memory:', '--port', '0', '--console-user', 'ada@northwind.test']);
@@ -372,4 +556,30 @@ describe('the CLI flags', () => {
     expect(notEmail.code).toBe(2);
     expect(notEmail.stderr).toContain('--console-user must be an email address');
   });
+
+  it('prints, for --host 0.0.0.0, a console URL on loopback, which answers', async () => {
+    const server = await spawnServer([
+      '--db',
+      ':memory:',
+      '--port',
+      '0',
+      '--host',
+      '0.0.0.0',
+      '--demo',
+      '--console',
+    ]);
+    try {
+      await expect
+        .poll(() => /console: (\S+)/.exec(server.stderr())?.[1])
+        .toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+      const url = /console: (\S+)/.exec(server.stderr())![1]!;
+      expect(url).toBe(`${server.origin.replace('0.0.0.0', '127.0.0.1')}/`);
+      // The console answers there (its API: no page, so no wait for a bundle build).
+      const overview = await fetch(`${url}_console/api/overview`);
+      expect(overview.status).toBe(200);
+      expect((await readBody(overview)).data.user.email).toBe(DEMO_CREDENTIALS.email);
+    } finally {
+      await server.stop();
+    }
+  }, 30_000);
 });

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, expect, it } from 'vitest';
 import { openDatabase } from '../src/db/database.ts';
-import { newestDeliveries } from '../src/domain/webhooks.ts';
+import { getDelivery } from '../src/domain/webhooks.ts';
 import { migrateBefore, olderDatabase, onPostgres } from './helpers/database.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'threadwork-migration-011-'));
@@ -49,8 +49,8 @@ it('keeps the attempts an older database logged, with no answer, and indexes del
 
   const handle = await openDatabase(open);
   try {
-    const [delivery] = await newestDeliveries(handle.db, 'v2', 'wh_old', 10);
-    expect(delivery?.attempts).toEqual([
+    const delivery = await getDelivery(handle.db, 'dlv_old');
+    expect(delivery.attempts).toEqual([
       {
         attempted_at: at,
         outcome: 'succeeded',

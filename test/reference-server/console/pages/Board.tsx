@@ -8,9 +8,9 @@ import type {
   CustomField,
   Task,
 } from '@threadwork/shared/schemas';
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { type ApiError, call, useChanges, useResource } from '../api.ts';
-import { Failure, Loading, shadeLabel, Time } from './common.tsx';
+import { Failure, FieldError, InlineRename, Loading, shadeLabel, Time, useTitle } from './common.tsx';
 
 type Placement = { list_id: string; after_task_id: string | null };
 
@@ -23,9 +23,15 @@ export function BoardPage({ id }: { id: string }) {
   const [error, setError] = useState<ApiError | null>(null);
   const [status, setStatus] = useState('');
 
-  // A change on this board reloads only the lists it touched, as far as each had been loaded.
+  useTitle(view.data ? view.data.board.name : 'Board');
+  const listIds = new Set(view.data?.lists.map((entry) => entry.list.id));
+
+  // A change on this board (or a card moved off it) reloads only the lists it touched, as far as each
+  // had been loaded.
   useChanges(
-    (change) => change.topic === 'task' && change.board_id === id,
+    (change) =>
+      change.topic === 'task' &&
+      (change.board_id === id || (change.from_list_id !== undefined && listIds.has(change.from_list_id))),
     (changes) => {
       const lists = new Set<string>();
       for (const change of changes) {
@@ -33,7 +39,7 @@ export function BoardPage({ id }: { id: string }) {
         lists.add(change.list_id);
         if (change.from_list_id) lists.add(change.from_list_id);
       }
-      for (const listId of lists) void reloadList(listId);
+      for (const listId of lists) if (listIds.has(listId)) void reloadList(listId);
     },
   );
 
@@ -68,15 +74,38 @@ export function BoardPage({ id }: { id: string }) {
     }));
   }
 
-  /** Runs one change; on success the answer's lists reload at once (the live feed follows too). */
-  async function act(work: () => Promise<unknown>, done: string, lists: string[]) {
+  /**
+   * Runs one change; on success the lists it touched reload at once (a reorder, say, records no event,
+   * and the page shows what the server holds, not its own guess). Answers the failure, if any.
+   */
+  async function act(
+    work: () => Promise<unknown>,
+    done: string,
+    lists: string[],
+    report = true,
+  ): Promise<ApiError | null> {
     setError(null);
     try {
       await work();
       setStatus(done);
       await Promise.all([...new Set(lists)].map((listId) => reloadList(listId)));
+      return null;
     } catch (failure) {
-      setError(failure as ApiError);
+      // A failure the change's own control shows (beside a title box) is not repeated at the top.
+      if (report) setError(failure as ApiError);
+      return failure as ApiError;
+    }
+  }
+
+  /** A change of the board or its lists: the whole board is read again. */
+  async function change(work: () => Promise<unknown>, done: string): Promise<ApiError | null> {
+    try {
+      await work();
+      await view.reload();
+      setStatus(done);
+      return null;
+    } catch (failure) {
+      return failure as ApiError;
     }
   }
 
@@ -113,10 +142,21 @@ export function BoardPage({ id }: { id: string }) {
   return (
     <section class="board" data-testid="console-board" data-board-id={board.id}>
       <div class="page-head">
-        <h1>{board.name}</h1>
-        <p class="muted">
-          {board.board_type} board · drag a card by its handle (⠿), or focus the handle and press the arrow
-          keys
+        <h1>
+          <InlineRename
+            name={board.name}
+            what={`board ${board.name}`}
+            onSave={(name) =>
+              change(
+                () => call('PATCH', `boards/${encodeURIComponent(board.id)}`, { name }),
+                `Renamed the board.`,
+              )
+            }
+          />
+        </h1>
+        <p class="muted" id="board-help">
+          {board.board_type} board · drag a card by its handle (⠿) anywhere on a list, or focus the handle and
+          press the arrow keys; on a card's title, the arrow keys go from card to card and list to list
         </p>
       </div>
       {error && <Failure error={error} />}
@@ -134,9 +174,12 @@ export function BoardPage({ id }: { id: string }) {
             fields={custom_fields}
             shades={shades}
             onCreate={(title) =>
-              act(() => call('POST', 'tasks', { list_id: entry.list.id, title }), `Added “${title}”.`, [
-                entry.list.id,
-              ])
+              act(
+                () => call('POST', 'tasks', { list_id: entry.list.id, title }),
+                `Added “${title}”.`,
+                [entry.list.id],
+                false,
+              )
             }
             onComplete={(task) =>
               act(
@@ -154,10 +197,55 @@ export function BoardPage({ id }: { id: string }) {
             }
             onPlace={place}
             onMore={() => loadMore(entry.list.id)}
+            onRename={(name) =>
+              change(
+                () => call('PATCH', `lists/${encodeURIComponent(entry.list.id)}`, { name }),
+                `Renamed the list to ${name}.`,
+              )
+            }
           />
         ))}
+        <NewList
+          onCreate={(name) =>
+            change(
+              () => call('POST', `boards/${encodeURIComponent(board.id)}/lists`, { name }),
+              `Added the list ${name}.`,
+            )
+          }
+        />
       </div>
     </section>
+  );
+}
+
+/** "Add a list" at the end of the columns: a name, Enter. */
+function NewList({ onCreate }: { onCreate(name: string): Promise<ApiError | null> }) {
+  const [name, setName] = useState('');
+  const [error, setError] = useState<ApiError | null>(null);
+  const [busy, setBusy] = useState(false);
+  async function submit(event: Event) {
+    event.preventDefault();
+    const text = name.trim();
+    if (!text || busy) return;
+    setBusy(true);
+    const failure = await onCreate(text);
+    setBusy(false);
+    setError(failure);
+    if (!failure) setName('');
+  }
+  return (
+    <form class="list new-list" onSubmit={submit}>
+      <label for="new-list">Add a list</label>
+      <input
+        id="new-list"
+        value={name}
+        placeholder="List name (Enter)"
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby={error ? 'new-list-error' : undefined}
+        onInput={(event) => setName((event.target as HTMLInputElement).value)}
+      />
+      <FieldError id="new-list-error" error={error} field="name" />
+    </form>
   );
 }
 
@@ -168,38 +256,60 @@ interface ListProps {
   lists: ConsoleBoardList[];
   fields: CustomField[];
   shades: string[];
-  onCreate(title: string): Promise<void>;
-  onComplete(task: Task): Promise<void>;
-  onShade(task: Task, shade: string): Promise<void>;
+  onCreate(title: string): Promise<ApiError | null>;
+  onComplete(task: Task): Promise<unknown>;
+  onShade(task: Task, shade: string): Promise<unknown>;
   onPlace(task: Task, target: Placement): Promise<void>;
   onMore(): Promise<void>;
+  onRename(name: string): Promise<ApiError | null>;
 }
 
 const DRAG_TYPE = 'application/x-threadwork-task';
 /** The task being dragged (dataTransfer cannot be read during dragover). */
 let dragged: Task | null = null;
 
+/** Moves keyboard focus to a card's title (the card's stop in the tab order), or a list's title box. */
+function focusCard(taskId: string | undefined, listId: string): void {
+  const target = taskId
+    ? document.querySelector<HTMLElement>(`[data-task-id="${CSS.escape(taskId)}"] .card-title`)
+    : document.querySelector<HTMLElement>(
+        `[data-list-id="${CSS.escape(listId)}"] [data-testid="console-new-task"]`,
+      );
+  target?.focus();
+}
+
 function ListColumn(props: ListProps) {
   const { entry, fields } = props;
   const [title, setTitle] = useState('');
   const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<ApiError | null>(null);
   const [dropAfter, setDropAfter] = useState<string | null | undefined>(undefined);
+  // The one card of the list in the tab order (roving): the last one focused, else the first.
+  const [active, setActive] = useState<string | null>(null);
+  const section = useRef<HTMLElement>(null);
   const tasks = entry.tasks;
+  const activeId = tasks.some((task) => task.id === active) ? active : (tasks[0]?.id ?? null);
   const headingId = `list-${entry.list.id}`;
+  const errorId = `new-${entry.list.id}-error`;
 
   async function submit(event: Event) {
     event.preventDefault();
     const text = title.trim();
     if (!text || busy) return;
     setBusy(true);
-    await props.onCreate(text);
+    const failure = await props.onCreate(text);
     setBusy(false);
-    setTitle('');
+    setError(failure);
+    // A refused title stays in the box, with the server's reason beside it.
+    if (!failure) setTitle('');
   }
 
-  /** Where a drop at this pointer height lands: after the last card above the pointer's middle. */
+  /**
+   * Where a drop at this pointer height lands: after the last card whose middle is above the pointer
+   * (the top over the list's heading or title box; after the last card below it, or in an empty list).
+   */
   function afterAt(event: DragEvent): string | null {
-    const cards = [...(event.currentTarget as HTMLElement).querySelectorAll<HTMLElement>('[data-task-id]')];
+    const cards = [...(section.current?.querySelectorAll<HTMLElement>('[data-task-id]') ?? [])];
     let after: string | null = null;
     for (const card of cards) {
       const box = card.getBoundingClientRect();
@@ -226,14 +336,69 @@ function ListColumn(props: ListProps) {
     return false;
   }
 
+  /** Arrow keys on a card's title: Up and Down go from card to card, Left and Right to the next list. */
+  function go(task: Task, key: string): boolean {
+    const index = tasks.findIndex((candidate) => candidate.id === task.id);
+    const to = (next: Task | undefined) => {
+      if (!next) return;
+      setActive(next.id);
+      focusCard(next.id, entry.list.id);
+    };
+    if (key === 'ArrowUp') to(tasks[index - 1]);
+    else if (key === 'ArrowDown') to(tasks[index + 1]);
+    else if (key === 'Home') to(tasks[0]);
+    else if (key === 'End') to(tasks.at(-1));
+    else if (key === 'ArrowLeft' || key === 'ArrowRight') {
+      const listId = key === 'ArrowLeft' ? props.left : props.right;
+      if (!listId) return true;
+      const list = document.querySelector(
+        `[data-testid="console-list"][data-list-id="${CSS.escape(listId)}"]`,
+      );
+      // That list's card in the tab order, else its title box.
+      const card = list?.querySelector<HTMLElement>('.card-title[tabindex="0"]');
+      if (card) card.focus();
+      else focusCard(undefined, listId);
+    } else return false;
+    return true;
+  }
+
+  const dragOver = (event: DragEvent) => {
+    if (!dragged) return;
+    event.preventDefault();
+    setDropAfter(afterAt(event));
+  };
+
   return (
-    <section class="list" data-testid="console-list" data-list-id={entry.list.id} aria-labelledby={headingId}>
+    <section
+      class={`list${dropAfter !== undefined ? ' dropping' : ''}`}
+      ref={section}
+      data-testid="console-list"
+      data-list-id={entry.list.id}
+      aria-labelledby={headingId}
+      onDragOver={dragOver}
+      onDragEnter={dragOver}
+      onDragLeave={(event) => {
+        if (!(event.currentTarget as Node).contains(event.relatedTarget as Node | null))
+          setDropAfter(undefined);
+      }}
+      onDrop={(event) => {
+        event.preventDefault();
+        const task = dragged;
+        const after = afterAt(event);
+        setDropAfter(undefined);
+        dragged = null;
+        if (task && after !== task.id)
+          void props.onPlace(task, { list_id: entry.list.id, after_task_id: after });
+      }}
+    >
       <h2 id={headingId}>
-        {entry.list.name}{' '}
-        <span class="count">
-          {tasks.length}
-          {entry.next_cursor ? '+' : ''}
-        </span>
+        <InlineRename name={entry.list.name} what={`list ${entry.list.name}`} onSave={props.onRename}>
+          {entry.list.name}{' '}
+          <span class="count">
+            {tasks.length}
+            {entry.next_cursor ? '+' : ''}
+          </span>
+        </InlineRename>
       </h2>
       <form onSubmit={submit}>
         <label class="visually-hidden" for={`new-${entry.list.id}`}>
@@ -244,31 +409,17 @@ function ListColumn(props: ListProps) {
           data-testid="console-new-task"
           placeholder="+ Add a task (Enter)"
           value={title}
-          disabled={busy}
-          onInput={(event) => setTitle((event.target as HTMLInputElement).value)}
+          readOnly={busy}
+          aria-invalid={error ? 'true' : undefined}
+          aria-describedby={error ? errorId : undefined}
+          onInput={(event) => {
+            setTitle((event.target as HTMLInputElement).value);
+            setError(null);
+          }}
         />
+        <FieldError id={errorId} error={error} field="title" />
       </form>
-      <ol
-        class={`cards${dropAfter !== undefined ? ' dropping' : ''}`}
-        onDragOver={(event) => {
-          if (!dragged) return;
-          event.preventDefault();
-          setDropAfter(afterAt(event));
-        }}
-        onDragLeave={(event) => {
-          if (!(event.currentTarget as Node).contains(event.relatedTarget as Node | null))
-            setDropAfter(undefined);
-        }}
-        onDrop={(event) => {
-          event.preventDefault();
-          const task = dragged;
-          const after = afterAt(event);
-          setDropAfter(undefined);
-          dragged = null;
-          if (task && after !== task.id)
-            void props.onPlace(task, { list_id: entry.list.id, after_task_id: after });
-        }}
-      >
+      <ol class="cards">
         {tasks.map((task) => (
           <Card
             key={task.id}
@@ -276,16 +427,19 @@ function ListColumn(props: ListProps) {
             fields={fields}
             shades={props.shades}
             lists={props.lists}
+            tabbable={task.id === activeId}
             dropBefore={dropAfter === null && task === tasks[0]}
             dropAfter={dropAfter === task.id}
+            onFocus={() => setActive(task.id)}
             onComplete={() => props.onComplete(task)}
             onShade={(shade) => props.onShade(task, shade)}
             onMoveTo={(listId) => props.onPlace(task, { list_id: listId, after_task_id: null })}
             onKey={(key) => move(task, key)}
+            onGo={(key) => go(task, key)}
           />
         ))}
       </ol>
-      {tasks.length === 0 && <p class="muted empty">No tasks</p>}
+      {tasks.length === 0 && <p class="muted empty">No tasks{dragged ? ': drop a card here' : ''}</p>}
       {entry.next_cursor && (
         <button type="button" class="more" onClick={() => props.onMore()}>
           Show more tasks
@@ -300,12 +454,18 @@ interface CardProps {
   fields: CustomField[];
   shades: string[];
   lists: ConsoleBoardList[];
+  /** Whether the card's controls are in the tab order (one card per list is). */
+  tabbable: boolean;
   dropBefore: boolean;
   dropAfter: boolean;
-  onComplete(): Promise<void>;
-  onShade(shade: string): Promise<void>;
+  onFocus(): void;
+  onComplete(): Promise<unknown>;
+  onShade(shade: string): Promise<unknown>;
   onMoveTo(listId: string): Promise<void>;
+  /** A key on the move handle: moves the card. */
   onKey(key: string): boolean;
+  /** A key on the card's title: moves focus. */
+  onGo(key: string): boolean;
 }
 
 /** A custom value as a person reads it: option labels for option fields, the value otherwise. */
@@ -340,6 +500,7 @@ function Card(props: CardProps) {
     }))
     .filter((entry) => entry.text !== '');
   const titleId = `task-${task.id}`;
+  const stop = props.tabbable ? 0 : -1;
   return (
     <li
       class={`card shade-${task.shade}${task.completed ? ' done' : ''}${props.dropBefore ? ' drop-before' : ''}${props.dropAfter ? ' drop-after' : ''}`}
@@ -348,6 +509,7 @@ function Card(props: CardProps) {
       data-completed={String(task.completed)}
       draggable
       aria-labelledby={titleId}
+      onFocusIn={props.onFocus}
       onDragStart={(event) => {
         dragged = task;
         event.dataTransfer?.setData(DRAG_TYPE, task.id);
@@ -362,6 +524,7 @@ function Card(props: CardProps) {
           type="button"
           class="handle"
           data-move-handle=""
+          tabIndex={stop}
           aria-label={`Move ${task.title}`}
           aria-keyshortcuts="ArrowUp ArrowDown ArrowLeft ArrowRight"
           title="Drag, or focus and press the arrow keys (Up/Down: reorder, Left/Right: move to the next list)"
@@ -376,10 +539,21 @@ function Card(props: CardProps) {
           type="checkbox"
           checked={asked ?? task.completed}
           disabled={asked !== null}
+          tabIndex={stop}
           aria-label={task.completed ? `Reopen ${task.title}` : `Complete ${task.title}`}
           onChange={() => void toggle()}
         />
-        <a id={titleId} class="card-title" href={`/tasks/${encodeURIComponent(task.id)}`}>
+        <a
+          id={titleId}
+          class="card-title"
+          href={`/tasks/${encodeURIComponent(task.id)}`}
+          tabIndex={stop}
+          aria-describedby="board-help"
+          onKeyDown={(event) => {
+            if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
+            if (props.onGo(event.key)) event.preventDefault();
+          }}
+        >
           {task.title}
         </a>
       </div>
@@ -418,7 +592,7 @@ function Card(props: CardProps) {
         )}
       </dl>
       <details class="card-actions">
-        <summary>
+        <summary tabIndex={stop}>
           Change<span class="visually-hidden"> {task.title}</span>
         </summary>
         <label>

@@ -3,11 +3,16 @@
 import { groupScopes } from '@threadwork/shared/light';
 import type { ApiKey, ConsoleKeys, CreatedApiKey } from '@threadwork/shared/schemas';
 import { useState } from 'preact/hooks';
-import { call, useAction, useResource } from '../api.ts';
-import { Failure, Loading, Time } from './common.tsx';
+import { call, fieldMessage, useAction, useResource } from '../api.ts';
+import { Failure, Loading, Secret, Time, useTitle } from './common.tsx';
 
 export function KeysPage() {
-  const view = useResource<ConsoleKeys>('keys', (change) => change.topic === 'keys');
+  useTitle('API keys');
+  // A key's listing counts the subscriptions it holds: those change with it too.
+  const view = useResource<ConsoleKeys>(
+    'keys',
+    (change) => change.topic === 'keys' || change.topic === 'subscription',
+  );
   if (view.error && !view.data) return <Failure error={view.error} />;
   if (!view.data) return <Loading />;
   return (
@@ -20,7 +25,7 @@ export function KeysPage() {
       {view.data.keys.length === 0 ? (
         <p class="muted">No keys.</p>
       ) : (
-        <table class="keys">
+        <table class="keys stack">
           <thead>
             <tr>
               <th scope="col">Name</th>
@@ -43,6 +48,15 @@ export function KeysPage() {
   );
 }
 
+/** How many subscriptions a key holds (they stop when it is revoked). */
+function holds({ webhooks, hooks }: ApiKey['subscriptions']): string {
+  if (webhooks + hooks === 0) return 'holds no subscription';
+  const parts = [webhooks > 0 && plural(webhooks, 'webhook'), hooks > 0 && plural(hooks, 'v1 hook')].filter(
+    Boolean,
+  );
+  return `holds ${parts.join(' and ')} (revoking stops them)`;
+}
+
 function KeyRow({ apiKey, optIn, onRevoked }: { apiKey: ApiKey; optIn: string[]; onRevoked(): void }) {
   const [confirming, setConfirming] = useState(false);
   const { error, run } = useAction();
@@ -56,18 +70,18 @@ function KeyRow({ apiKey, optIn, onRevoked }: { apiKey: ApiKey; optIn: string[];
         {apiKey.name}
         {apiKey.api_key && (
           <div class="muted small">
-            api key <code>{apiKey.api_key}</code>
+            public API key <code>{apiKey.api_key}</code> (its secret was shown once)
           </div>
         )}
-        <div class="muted small">{holdsText(apiKey.subscriptions)}</div>
+        <div class="muted small">{holds(apiKey.subscriptions)}</div>
       </th>
-      <td>{apiKey.type}</td>
-      <td class="scopes">
+      <td data-label="Type">{apiKey.type}</td>
+      <td class="scopes" data-label="Scopes">
         {apiKey.scopes.map((scope) => (
           <span class={`chip${optIn.includes(scope) ? ' opt-in' : ''}`}>{scope}</span>
         ))}
       </td>
-      <td>
+      <td data-label="Created">
         <Time value={apiKey.created_at} />
       </td>
       <td>
@@ -88,11 +102,6 @@ function KeyRow({ apiKey, optIn, onRevoked }: { apiKey: ApiKey; optIn: string[];
 
 const plural = (count: number, one: string) => `${count} ${one}${count === 1 ? '' : 's'}`;
 
-/** What the key owns, which revoking it stops. */
-function holdsText({ webhooks, hooks }: ApiKey['subscriptions']): string {
-  return `${plural(webhooks, 'active webhook')} · ${plural(hooks, 'v1 hook')}`;
-}
-
 /** The confirm button says what the revoke will stop, if anything. */
 function stopsText({ webhooks, hooks }: ApiKey['subscriptions']): string {
   const stopped = [webhooks > 0 && plural(webhooks, 'webhook'), hooks > 0 && plural(hooks, 'hook')].filter(
@@ -107,6 +116,8 @@ function NewKey({ catalogue, onCreated }: { catalogue: ConsoleKeys; onCreated():
   const [scopes, setScopes] = useState<string[]>(catalogue.default_scopes);
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const { busy, error, run } = useAction();
+  // The server's reason about the name (its length rule) stands beside the name; the name stays typed.
+  const nameError = fieldMessage(error, 'name');
 
   async function submit(event: Event) {
     event.preventDefault();
@@ -131,8 +142,15 @@ function NewKey({ catalogue, onCreated }: { catalogue: ConsoleKeys; onCreated():
           id="key-name"
           required
           value={name}
+          aria-invalid={nameError ? 'true' : undefined}
+          aria-describedby={nameError ? 'key-name-error' : undefined}
           onInput={(event) => setName((event.target as HTMLInputElement).value)}
         />
+        {nameError && (
+          <span class="error field-error" id="key-name-error" role="alert">
+            {nameError}
+          </span>
+        )}
       </div>
       <fieldset class="form-row">
         <legend>Type</legend>
@@ -170,20 +188,16 @@ function NewKey({ catalogue, onCreated }: { catalogue: ConsoleKeys; onCreated():
       <button type="submit" disabled={busy || name.trim() === '' || scopes.length === 0}>
         Create key
       </button>
-      {error && <Failure error={error} />}
+      {error && !nameError && <Failure error={error} />}
       {created && (
         <div class="created" role="status">
           <p>Key “{created.name}” created. Copy its secret now: it is shown this once.</p>
-          {created.api_key && (
-            <p>
-              <label for="created-key">API key</label>
-              <input id="created-key" readOnly value={created.api_key} />
-            </p>
-          )}
-          <p>
-            <label for="created-secret">{created.type === 'legacy' ? 'API secret' : 'Secret'}</label>
-            <input id="created-secret" readOnly value={created.secret ?? created.api_secret ?? ''} />
-          </p>
+          {created.api_key && <Secret id="created-key" label="API key" value={created.api_key} />}
+          <Secret
+            id="created-secret"
+            label={created.type === 'legacy' ? 'API secret' : 'Secret'}
+            value={created.secret ?? created.api_secret ?? ''}
+          />
           <button type="button" onClick={() => setCreated(null)}>
             Done
           </button>

@@ -1,18 +1,28 @@
-// `/mail`: the user's threads, newest first, with labels and unread state; Gmail's search syntax.
+// `/mail`: the user's threads, newest first, with labels and unread state; Gmail's search syntax. The
+// search box always reads the query the list shows (Back and Forward included); a row marks its thread
+// read or unread.
 import type { ConsoleMailbox } from '@threadwork/shared/schemas';
-import { useState } from 'preact/hooks';
-import { useResource } from '../api.ts';
+import { useEffect, useState } from 'preact/hooks';
+import { call, useAction, useResource } from '../api.ts';
 import { navigate, useLocation } from '../router.ts';
-import { Failure, Loading, Time } from './common.tsx';
+import { Failure, Loading, Time, useTitle } from './common.tsx';
 
 export function MailPage() {
   const { query } = useLocation();
   const q = query.get('q') ?? '';
   const [text, setText] = useState(q);
+  useEffect(() => setText(q), [q]);
+  useTitle(q ? `Mail: ${q}` : 'Mail');
   const view = useResource<ConsoleMailbox>(
     `mail?q=${encodeURIComponent(q)}`,
     (change) => change.topic === 'thread',
   );
+  const { error, run } = useAction();
+  const markRead = async (threadId: string, read: boolean) => {
+    if (await run(() => call('POST', `mail/${encodeURIComponent(threadId)}/read-state`, { read }))) {
+      view.reload();
+    }
+  };
   return (
     <section>
       <div class="page-head">
@@ -37,6 +47,7 @@ export function MailPage() {
         <button type="submit">Search</button>
       </form>
       {view.error && <Failure error={view.error} />}
+      {error && <Failure error={error} />}
       {!view.data && !view.error && <Loading />}
       {view.data && !view.data.connected && (
         <p class="error">The mailbox is not connected{view.data.reason ? ` (${view.data.reason})` : ''}.</p>
@@ -49,6 +60,7 @@ export function MailPage() {
               (label) => label !== 'UNREAD',
             );
             const labelName = (id: string) => view.data?.labels.find((label) => label.id === id)?.name ?? id;
+            const subject = thread.subject ?? '(no subject)';
             return (
               <li
                 key={thread.thread_id}
@@ -60,7 +72,7 @@ export function MailPage() {
                   <span class="who">{thread.participants.map((p) => p.name ?? p.email).join(', ')}</span>
                   <span class="subject">
                     {thread.unread && <span class="visually-hidden">Unread: </span>}
-                    {thread.subject ?? '(no subject)'}
+                    {subject}
                   </span>
                   <span class="snippet">{thread.snippet}</span>
                 </a>
@@ -70,6 +82,14 @@ export function MailPage() {
                   ))}
                 </span>
                 <Time value={thread.latest_message_at} />
+                <button
+                  type="button"
+                  class="link-button"
+                  onClick={() => markRead(thread.thread_id, thread.unread)}
+                >
+                  {thread.unread ? 'Mark read' : 'Mark unread'}
+                  <span class="visually-hidden"> {subject}</span>
+                </button>
               </li>
             );
           })}

@@ -3,10 +3,12 @@
 // command in `runInTransaction`, exactly as the v2 routes do it, so events, v1 hook deliveries and v2
 // webhook deliveries follow as for an API call (docs/console.md says why the pages do not call /v2).
 import {
+  ConsoleAssignRequest,
   type ConsoleBoardView,
   ConsoleCompleteRequest,
   ConsoleCreateKeyRequest,
   type ConsoleDeliveries,
+  ConsoleDeliveriesQuery,
   ConsoleInboundRequest,
   type ConsoleKeys,
   type ConsoleMailbox,
@@ -15,28 +17,49 @@ import {
   type ConsoleTaskPage,
   type ConsoleTaskView,
   type ConsoleThreadView,
+  CreateBoardRequest,
+  CreateListRequest,
   CreateWebhookRequest,
   DEFAULT_SCOPES,
   type EmailAddress,
   EVENT_TYPES,
+  LabelsRequest,
   MoveTaskRequest,
   OPT_IN_SCOPES,
+  ReadStateRequest,
   ReorderTaskRequest,
   SCOPES,
   type Scope,
   SHADES,
+  UpdateBoardRequest,
+  UpdateListRequest,
   UpdateTaskRequest,
+  UpdateWebhookRequest,
+  V1_ACTIONS,
 } from '@threadwork/shared/schemas';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Locking } from '../db/database.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from '../domain/api-keys.ts';
-import { getBoard, listTeamBoards } from '../domain/boards.ts';
-import { listBoardFields } from '../domain/custom-fields.ts';
-import { deliveryLog, replayAnyDelivery } from '../domain/delivery-log.ts';
-import { invalidField, notFound, ServiceError } from '../domain/errors.ts';
-import { type Change, followChanges } from '../domain/events/feed.ts';
-import { listBoardLists } from '../domain/lists.ts';
 import {
+  createSharedBoard,
+  getBoard,
+  listBoardMembers,
+  listTeamBoards,
+  renameBoard,
+} from '../domain/boards.ts';
+import { listBoardFields } from '../domain/custom-fields.ts';
+import {
+  deliveryDetail,
+  deliveryPage,
+  replayAnyDelivery,
+  retryFailed,
+  subscriptionsOf,
+} from '../domain/delivery-log.ts';
+import { invalidField, notFound, ServiceError } from '../domain/errors.ts';
+import { type Change, feedPosition, followChanges } from '../domain/events/feed.ts';
+import { createList, listBoardLists, renameList } from '../domain/lists.ts';
+import {
+  changeMailbox,
   findThread,
   getThread,
   linkedTasksOf,
@@ -45,20 +68,32 @@ import {
   receiveInboundMessage,
   searchThreads,
 } from '../domain/mailbox/index.ts';
+import { changeLabels, setReadState } from '../domain/mailbox/thread-state.ts';
 import type { Page } from '../domain/pagination.ts';
 import {
+  archiveTask,
+  assignTask,
   completeTask,
   createTask,
+  deleteTask,
   moveTask,
   reorderTask,
+  unassignTask,
   uncompleteTask,
   updateTask,
 } from '../domain/tasks/commands.ts';
-import { getTask, listTasks, taskEvents } from '../domain/tasks/queries.ts';
+import { getTaskAndArchive, listTasks, taskEvents } from '../domain/tasks/queries.ts';
 import { listTeams } from '../domain/teams.ts';
 import { runInTransaction } from '../domain/transaction.ts';
+import { unsubscribeV1 } from '../domain/v1-hooks.ts';
 import { checkWebhookTarget } from '../domain/webhook-targets.ts';
-import { createSubscription, sendTestEvent } from '../domain/webhooks.ts';
+import {
+  createSubscription,
+  deleteSubscription,
+  rotateSecret,
+  sendTestEvent,
+  updateSubscription,
+} from '../domain/webhooks.ts';
 import { ok } from '../http/envelope.ts';
 import { presentBoard, presentList, presentTeam } from '../http/v2/present.ts';
 import { parseRequest } from '../http/validate.ts';
@@ -92,10 +127,20 @@ function escapeAttribute(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
-/** The page shell, carrying the page's token for its script to send back (routes.ts, `requirePageToken`). */
-export async function sendShell(reply: FastifyReply, token: string): Promise<FastifyReply> {
+/**
+ * The app's page: the browser's router draws what the path names. `status` 404 is the page for a path
+ * the console does not have (its router says so too). Each page sets its own title once it knows what
+ * it shows; this one stands until then. It carries the page's token for its script to send back
+ * (routes.ts, `requirePageToken`).
+ */
+export async function sendShell(
+  reply: FastifyReply,
+  status: 200 | 404,
+  token: string,
+): Promise<FastifyReply> {
   const assets = await consoleAssets();
   const script = `/_console/assets/${escapeAttribute(assets.script)}`;
+  const title = status === 404 ? 'Page not found · Threadwork console' : 'Threadwork console';
   const html = `<!doctype html>
 <html lang="en">
 <head>
@@ -103,7 +148,7 @@ export async function sendShell(reply: FastifyReply, token: string): Promise<Fas
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <meta name="console-token" content="${escapeAttribute(token)}">
-<title>Threadwork console</title>
+<title>${title}</title>
 <link rel="icon" href="data:,">
 <link rel="modulepreload" href="${script}">
 <style>${assets.css}</style>
@@ -115,7 +160,7 @@ export async function sendShell(reply: FastifyReply, token: string): Promise<Fas
 </html>
 `;
   return reply
-    .code(200)
+    .code(status)
     .header('content-type', 'text/html; charset=utf-8')
     .header('cache-control', 'no-cache')
     .header('vary', 'accept')
@@ -146,7 +191,11 @@ export async function sendAsset(reply: FastifyReply, name: string): Promise<Fast
 /** Keeps proxies and the browser from timing the stream out; a comment line, ignored by EventSource. */
 const HEARTBEAT_MS = 15_000;
 
-/** Streams every committed change to the page as one `data:` line of JSON (an array of changes). */
+/**
+ * Streams every committed change to the page as one event of JSON (an array of changes) whose id is the
+ * feed's position after it. It begins with a `sync` event naming the position the stream starts at: a
+ * page read at an older position, or at another instance's (the server restarted), reads again.
+ */
 export function streamChanges(
   app: FastifyInstance,
   request: FastifyRequest,
@@ -155,15 +204,15 @@ export function streamChanges(
 ): void {
   reply.hijack();
   const raw = reply.raw;
+  const { position, unfollow } = followChanges(app.ctx.db, (changes: readonly Change[], at: string) => {
+    raw.write(`id: ${at}\ndata: ${JSON.stringify(changes)}\n\n`);
+  });
   raw.writeHead(200, {
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-store',
     'x-content-type-options': 'nosniff',
   });
-  raw.write('retry: 500\n\n');
-  const unfollow = followChanges(app.ctx.db, (changes: readonly Change[]) => {
-    raw.write(`data: ${JSON.stringify(changes)}\n\n`);
-  });
+  raw.write(`retry: 500\n\nevent: sync\ndata: ${JSON.stringify(position)}\n\n`);
   const heartbeat = setInterval(() => raw.write(': keep-alive\n\n'), HEARTBEAT_MS);
   heartbeat.unref();
   let ended = false;
@@ -192,6 +241,9 @@ interface Call {
 
 type Handler = (call: Call) => Promise<unknown>;
 
+/** The feed's position when an answer's read began (every answer of the console's API carries it). */
+const POSITION_HEADER = 'x-console-at';
+
 const routes: { method: string; pattern: RegExp; handler: Handler }[] = [];
 const on = (method: string, path: string, handler: Handler) => {
   const pattern = new RegExp(`^${path.replace(/:\w+/g, '([^/]+)')}$`);
@@ -207,6 +259,8 @@ export async function handleApi(
   const path = url.pathname.slice(CONSOLE_API_PREFIX.length);
   const user = app.ctx.consoleUser;
   if (!user) throw notFound('console', path);
+  // Where the feed stood as this read began: the page compares it with its stream's (see feed.ts).
+  reply.header(POSITION_HEADER, feedPosition(app.ctx.db));
   for (const route of routes) {
     if (route.method !== request.method) continue;
     const match = route.pattern.exec(path);
@@ -310,6 +364,32 @@ on('GET', 'lists/:id/tasks', (call) => {
   return taskPage(call, param(call, 0), call.query['cursor'] || undefined, count);
 });
 
+// A board of a team, and lists, made and renamed as v2 makes them (POST /v2/boards and the rest).
+
+on('POST', 'boards', async (call) => {
+  const input = parseRequest(CreateBoardRequest, call.body, 'body');
+  return presentBoard(
+    await write(call, (tx) => createSharedBoard(tx, call.userId, input, ctxOf(call).now())),
+  );
+});
+
+on('PATCH', 'boards/:id', async (call) => {
+  const { name } = parseRequest(UpdateBoardRequest, call.body, 'body');
+  return presentBoard(await write(call, (tx) => renameBoard(tx, call.userId, param(call, 0), name)));
+});
+
+on('POST', 'boards/:id/lists', async (call) => {
+  const input = parseRequest(CreateListRequest, call.body, 'body');
+  return presentList(
+    await write(call, (tx) => createList(tx, call.userId, param(call, 0), input, ctxOf(call).now())),
+  );
+});
+
+on('PATCH', 'lists/:id', async (call) => {
+  const { name } = parseRequest(UpdateListRequest, call.body, 'body');
+  return presentList(await write(call, (tx) => renameList(tx, call.userId, param(call, 0), name)));
+});
+
 // Tasks
 
 /**
@@ -345,13 +425,38 @@ on('PATCH', 'tasks/:id', (call) => {
   return write(call, (tx) => updateTask(tx, call.userId, param(call, 0), patch, ctxOf(call).now()));
 });
 
+on('POST', 'tasks/:id/archive', (call) =>
+  write(call, (tx) => archiveTask(tx, call.userId, param(call, 0), ctxOf(call).now())),
+);
+
+on('DELETE', 'tasks/:id', (call) =>
+  write(call, (tx) => deleteTask(tx, call.userId, param(call, 0), ctxOf(call).now())),
+);
+
+// v2 has no assignment (v1's assignTask and unassignTask do it): the same commands, by the member's email.
+on('POST', 'tasks/:id/assignee', (call) => {
+  const { email } = parseRequest(ConsoleAssignRequest, call.body, 'body');
+  const taskId = param(call, 0);
+  const now = ctxOf(call).now();
+  return write(call, async (tx) => {
+    if (email !== null) return assignTask(tx, call.userId, taskId, email, now);
+    const { task } = await getTaskAndArchive(tx, call.userId, taskId);
+    if (task.assignee?.email == null) return task;
+    return unassignTask(tx, call.userId, taskId, task.assignee.email, now);
+  });
+});
+
 on('GET', 'tasks/:id', async (call): Promise<ConsoleTaskView> => {
   const { db } = ctxOf(call);
-  const task = await getTask(db, call.userId, param(call, 0));
-  const [fields, events, threads] = await Promise.all([
-    task.board_id
-      ? all((cursor) => listBoardFields(db, call.userId, task.board_id!, { limit: PAGE_MAX, cursor }))
-      : [],
+  const { task, archivedAt } = await getTaskAndArchive(db, call.userId, param(call, 0));
+  const boardId = task.board_id;
+  const ofBoard = <T>(read: (boardId: string) => Promise<T[]>) => (boardId ? read(boardId) : []);
+  const [fields, lists, members, events, threads] = await Promise.all([
+    ofBoard((board) => all((cursor) => listBoardFields(db, call.userId, board, { limit: PAGE_MAX, cursor }))),
+    ofBoard((board) => all((cursor) => listBoardLists(db, call.userId, board, { limit: PAGE_MAX, cursor }))),
+    ofBoard((board) =>
+      all((cursor) => listBoardMembers(db, call.userId, board, { limit: PAGE_MAX, cursor })),
+    ),
     taskEvents(db, call.userId, task.id),
     Promise.all(
       task.thread_ids.map(async (threadId) => {
@@ -360,7 +465,16 @@ on('GET', 'tasks/:id', async (call): Promise<ConsoleTaskView> => {
       }),
     ),
   ]);
-  return { task, custom_fields: fields, events, threads };
+  return {
+    task,
+    archived_at: archivedAt,
+    custom_fields: fields,
+    lists: lists.map(presentList),
+    members,
+    shades: [...SHADES],
+    events,
+    threads,
+  };
 });
 
 // Mailbox
@@ -453,16 +567,47 @@ on('POST', 'mail/:id/inbound', async (call) => {
   );
 });
 
+// Read state and labels, as POST /v2/email-threads/{id}/read-state and …/labels change them.
+
+on('POST', 'mail/:id/read-state', (call) => {
+  const { read } = parseRequest(ReadStateRequest, call.body, 'body');
+  return changeMailbox(ctxOf(call), call.userId, (tx) =>
+    setReadState(tx, call.userId, param(call, 0), read, ctxOf(call).now()),
+  );
+});
+
+on('POST', 'mail/:id/labels', (call) => {
+  const change = parseRequest(LabelsRequest, call.body, 'body');
+  return changeMailbox(ctxOf(call), call.userId, (tx) =>
+    changeLabels(tx, call.userId, param(call, 0), change, ctxOf(call).now()),
+  );
+});
+
 // Deliveries
 
-on(
-  'GET',
-  'deliveries',
-  async (call): Promise<ConsoleDeliveries> => ({
-    subscriptions: await deliveryLog(ctxOf(call).db, call.userId),
+on('GET', 'deliveries', async (call): Promise<ConsoleDeliveries> => {
+  const query = parseRequest(ConsoleDeliveriesQuery, call.query, 'query');
+  const { db } = ctxOf(call);
+  const subscriptions = await subscriptionsOf(db, call.userId, ctxOf(call).now());
+  const page = await deliveryPage(db, subscriptions, query);
+  const kinds = new Set(subscriptions.flatMap((subscription) => subscription.events));
+  if (subscriptions.some((subscription) => subscription.kind === 'v2')) kinds.add('webhook.test');
+  return {
+    subscriptions,
+    ...page,
+    filter: {
+      status: query.status ?? null,
+      event_type: query.event_type ?? null,
+      subscription_id: query.subscription_id ?? null,
+    },
     event_types: EVENT_TYPES.filter((type) => type !== 'webhook.test'),
+    delivery_types: [...EVENT_TYPES, ...V1_ACTIONS].filter((type) => kinds.has(type)),
     receiver: receiverView(call.app, receiverUrl(call.app)),
-  }),
+  };
+});
+
+on('GET', 'deliveries/:id', (call) =>
+  deliveryDetail(ctxOf(call).db, call.userId, param(call, 0), ctxOf(call).options.webhookTimeScale),
 );
 
 // A v2 subscription made here is the same as one made through POST /v2/webhooks/subscriptions: the same
@@ -480,6 +625,39 @@ on('POST', 'webhooks', async (call) => {
 
 on('POST', 'webhooks/:id/test', (call) =>
   write(call, (tx) => sendTestEvent(tx, call.userId, param(call, 0), ctxOf(call).now())),
+);
+
+// Pause and resume (PATCH status), as PATCH /v2/webhooks/subscriptions/{id} does, target rule and all.
+on('PATCH', 'webhooks/:id', async (call) => {
+  const patch = parseRequest(UpdateWebhookRequest, call.body, 'body');
+  const { targets } = ctxOf(call);
+  if (patch.target_url !== undefined) await checkWebhookTarget(patch.target_url, targets, 'target_url');
+  // Resumed here, it belongs to no key (as one made here): it stops only when paused or deleted.
+  return write(call, (tx) =>
+    updateSubscription(tx, { userId: call.userId, keyId: null }, param(call, 0), patch, targets),
+  );
+});
+
+on('POST', 'webhooks/:id/rotate-secret', (call) =>
+  write(call, (tx) => rotateSecret(tx, call.userId, param(call, 0), ctxOf(call).now())),
+);
+
+on('DELETE', 'webhooks/:id', (call) =>
+  write(call, (tx) => deleteSubscription(tx, call.userId, param(call, 0))),
+);
+
+// A v1 hook is deleted as the v1 unsubscribe deletes it.
+on('DELETE', 'hooks/:id', async (call) => {
+  await write(call, (tx) => unsubscribeV1(tx, call.userId, param(call, 0)));
+  return { id: param(call, 0), deleted: true };
+});
+
+on('POST', 'webhooks/:id/retry-failed', (call) =>
+  write(call, (tx) => retryFailed(tx, call.userId, 'v2', param(call, 0), ctxOf(call).now())),
+);
+
+on('POST', 'hooks/:id/retry-failed', (call) =>
+  write(call, (tx) => retryFailed(tx, call.userId, 'v1', param(call, 0), ctxOf(call).now())),
 );
 
 on('POST', 'deliveries/:id/replay', async (call) => ({

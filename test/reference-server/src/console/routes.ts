@@ -7,8 +7,10 @@
 // sent back by the page's script, which neither a webhook delivery (a POST from loopback without an
 // Origin) nor a page of another origin (it cannot read ours) can know.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import compress from '@fastify/compress';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../domain/errors.ts';
+import { openFeed } from '../domain/events/feed.ts';
 import { isLoopbackHost, SELF_RECEIVER_PATH } from '../domain/webhook-targets.ts';
 import type { AppContext } from '../http/context.ts';
 
@@ -26,20 +28,32 @@ export const CONSOLE_ASSETS_PREFIX = '/_console/assets/';
 export const CONSOLE_EVENTS_PATH = '/_console/events';
 /** The console's test receiver: the one webhook target allowed on this server (receiver.ts). */
 export const CONSOLE_RECEIVER_PATH = SELF_RECEIVER_PATH;
-/** The header the console's pages send the page's token in (console/api.ts, `call`). */
+/** The header the console's pages send the page's token in (console/http.ts, `consoleFetch`). */
 const CONSOLE_TOKEN_HEADER = 'x-console-token';
+
+/**
+ * This server's origin as a client on this machine reaches it: its own address when that is loopback,
+ * loopback's when it listens on every address (`--host 0.0.0.0` or `::`); null when it listens on
+ * another address only, where no loopback client (and so no console page) can reach it.
+ */
+export function loopbackOrigin(app: FastifyInstance): string | null {
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') return null;
+  const wildcard = address.address === '0.0.0.0' || address.address === '::';
+  const host = wildcard
+    ? address.family === 'IPv6'
+      ? '[::1]'
+      : '127.0.0.1'
+    : address.family === 'IPv6'
+      ? `[${address.address}]`
+      : address.address;
+  if (!wildcard && !isLoopbackHost(host.replace(/^\[|\]$/g, ''))) return null;
+  return `http://${host}:${address.port}`;
+}
 
 /** The receiver's URL as the delivery worker reaches it: this server's own listening address. */
 export function receiverUrl(app: FastifyInstance): string {
-  const address = app.server.address();
-  if (address === null || typeof address === 'string') return `http://127.0.0.1${CONSOLE_RECEIVER_PATH}`;
-  const host =
-    address.family === 'IPv6'
-      ? `[${address.address === '::' ? '::1' : address.address}]`
-      : address.address === '0.0.0.0'
-        ? '127.0.0.1'
-        : address.address;
-  return `http://${host}:${address.port}${CONSOLE_RECEIVER_PATH}`;
+  return `${loopbackOrigin(app) ?? 'http://127.0.0.1'}${CONSOLE_RECEIVER_PATH}`;
 }
 
 function isLoopbackAddress(address: string | undefined): boolean {
@@ -98,7 +112,7 @@ function requirePageToken(request: FastifyRequest): void {
 }
 
 /** Whether a request for `/` asks for a page (a browser) rather than JSON (the API roots answer). */
-export function wantsPage(request: FastifyRequest): boolean {
+function wantsPage(request: FastifyRequest): boolean {
   return (request.headers.accept ?? '').includes('text/html');
 }
 
@@ -110,14 +124,38 @@ const loadApi = () => {
 };
 
 /** Serves a console page (the app's shell; the browser's router draws the page). */
-export async function servePage(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+async function servePage(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   guardConsole(request);
-  return (await loadApi()).sendShell(reply, pageToken(request.server.ctx));
+  return (await loadApi()).sendShell(reply, 200, pageToken(request.server.ctx));
 }
 
-export async function consoleRoutes(app: FastifyInstance): Promise<void> {
-  if (!app.ctx.consoleUser) return;
+/** Paths that are the API's, never a console page: an unknown one answers the API's JSON 404. */
+const API_PREFIXES = ['/v2', '/api/', '/auth/', '/_control/', '/_console/'];
+
+/**
+ * The console's routes, each answering only as `guardConsole` allows. With the console on, `/` answers a
+ * browser with the console and anyone else with the API roots (`roots`), and an unknown page path a
+ * browser asks for gets the console's 404 page. Console answers are compressed (brotli or gzip, as the
+ * client accepts); the API's routes, registered outside this plugin, are left as they are.
+ */
+export async function consoleRoutes(app: FastifyInstance, { roots }: { roots: object }): Promise<void> {
+  openFeed(app.ctx.db);
+  await app.register(compress, { encodings: ['br', 'gzip'] });
+  app.get('/', async (request, reply) => {
+    if (wantsPage(request)) return servePage(request, reply);
+    reply.header('vary', 'accept');
+    return roots;
+  });
   for (const url of CONSOLE_PAGES) app.get(url, servePage);
+  // Every other GET: the console's 404 page for a browser on this machine, else the API's JSON 404.
+  app.get('/*', async (request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    if (!wantsPage(request) || API_PREFIXES.some((prefix) => path.startsWith(prefix))) {
+      return reply.callNotFound();
+    }
+    guardConsole(request);
+    return (await loadApi()).sendShell(reply, 404, pageToken(request.server.ctx));
+  });
   app.get(
     `${CONSOLE_ASSETS_PREFIX}:name`,
     async (request: FastifyRequest<{ Params: { name: string } }>, reply) => {

@@ -41,3 +41,21 @@ export function retryDelayMs(
   const jitter = 1 + RETRY_JITTER * (2 * random() - 1);
   return base * jitter * timeScale;
 }
+
+/**
+ * The attempts still ahead of a delivery that has failed `failedAttempts` times and is due next at
+ * `nextAt` (ISO), were each to fail: their numbers and nominal times (each wait may vary by the jitter).
+ */
+export function attemptsAhead(
+  failedAttempts: number,
+  nextAt: string,
+  timeScale: number,
+): { number: number; at: string }[] {
+  const ahead: { number: number; at: string }[] = [];
+  let at = Date.parse(nextAt);
+  for (let number = failedAttempts + 1; number <= MAX_ATTEMPTS; number++) {
+    if (number > failedAttempts + 1) at += RETRY_DELAYS_MS[number - 2]! * timeScale;
+    ahead.push({ number, at: new Date(at).toISOString() });
+  }
+  return ahead;
+}

@@ -15,6 +15,7 @@ import { prepareQuery, textParam } from '../db/prepared.ts';
 import type { CustomFieldsTable } from '../db/schema.ts';
 import { requireBoard } from './access.ts';
 import { invalidField, notFound, ServiceError } from './errors.ts';
+import { noteChange } from './events/feed.ts';
 import { newId } from './ids.ts';
 import { type Page, type PageRequest, paginate } from './pagination.ts';
 import { type FieldValueChanges, recordFieldValueChanges } from './tasks/record.ts';
@@ -219,6 +220,8 @@ export async function createCustomField(
       .values(field.options.map((option, position) => ({ ...option, field_id: field.id, position })))
       .execute();
   }
+  // The board's pages show its fields (on cards, on task pages).
+  noteChange(db, { topic: 'board', board_id: board.id });
   return presentCustomField(field);
 }
 
@@ -293,6 +296,7 @@ export async function updateCustomField(
     options,
   });
   await recordFieldValueChanges(db, changedValues, now);
+  noteChange(db, { topic: 'board', board_id: field.board_id });
   return updated;
 }
 

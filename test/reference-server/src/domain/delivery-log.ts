@@ -1,107 +1,321 @@
-// The delivery log as the console shows it: every v2 subscription and v1 hook of a user, each with its
-// newest deliveries, the body each carries and, for v2, the signature header of its last attempt; and
-// replay for both kinds. Deliveries themselves are made only by the events module and the worker.
-import type { ConsoleDelivery, ConsoleSubscription } from '@threadwork/shared/schemas';
+// The delivery log as the console shows it: every v2 subscription and v1 hook of a user with how many of
+// its deliveries stand in each status; one page of their deliveries, newest first, filtered by status,
+// event type and subscription; one delivery in full (attempts, the body and, for v2, the signature header
+// of its last attempt, the attempts still ahead); and replay, one delivery or every event a subscription
+// never received. Deliveries themselves are made only by the events module and the worker.
+import type {
+  ConsoleDeliveriesQuery,
+  ConsoleDeliveryDetail,
+  ConsoleDeliveryRow,
+  ConsoleSubscription,
+} from '@threadwork/shared/schemas';
 import { signPayload } from '@threadwork/shared/webhooks';
 import type { Executor } from '../db/database.ts';
-import { notFound } from './errors.ts';
-import { enqueueDelivery } from './events/outbox.ts';
+import { attemptsAhead, RETRY_JITTER } from '../delivery/schedule.ts';
+import { invalidField, notFound } from './errors.ts';
+import { enqueueDeliveries, type SubscriptionKind } from './events/outbox.ts';
 import { eventBody } from './events/webhook-body.ts';
-import { activeSecrets, newestDeliveries, parseSecrets, replayDelivery } from './webhooks.ts';
+import { decodeCursor, encodeCursor } from './pagination.ts';
+import {
+  getDelivery,
+  PREVIOUS_SECRET_TTL_MS,
+  parseSecrets,
+  replayDelivery,
+  type SigningSecret,
+} from './webhooks.ts';
 
-/** Deliveries shown per subscription: the newest ones (the v2 API pages through the rest). */
-export const DELIVERIES_SHOWN = 50;
+/** Deliveries per page of the console's log. */
+export const DELIVERIES_PER_PAGE = 50;
 
-export async function deliveryLog(db: Executor, userId: string): Promise<ConsoleSubscription[]> {
+const STATUSES = ['pending', 'delivered', 'failed', 'suppressed'] as const;
+
+/** The user's v2 subscriptions and v1 hooks, oldest first, each with its deliveries counted by status. */
+export async function subscriptionsOf(
+  db: Executor,
+  userId: string,
+  now: Date,
+): Promise<ConsoleSubscription[]> {
   const [v2, v1] = await Promise.all([
     db
       .selectFrom('webhook_subscriptions')
-      .select(['id', 'target_url', 'events', 'status', 'disabled_reason', 'secrets'])
+      .select(['id', 'target_url', 'events', 'status', 'disabled_reason', 'failing_since', 'secrets'])
       .where('user_id', '=', userId)
       .orderBy('created_at')
       .orderBy('id')
       .execute(),
     db
       .selectFrom('v1_hook_subscriptions')
-      .select(['id', 'webhook_url', 'action', 'entity_id'])
+      .select(['id', 'webhook_url', 'action', 'entity_id', 'failing_since'])
       .where('user_id', '=', userId)
       .orderBy('created_at')
       .orderBy('id')
       .execute(),
   ]);
-  const subscriptions: ConsoleSubscription[] = [];
-  for (const row of v2) {
-    const deliveries = await newestDeliveries(db, 'v2', row.id, DELIVERIES_SHOWN);
-    const bodies = await v2Bodies(
-      db,
-      deliveries.map((delivery) => delivery.event_id),
-    );
-    const secrets = parseSecrets(row.secrets);
-    subscriptions.push({
-      kind: 'v2',
-      id: row.id,
-      target_url: row.target_url,
-      events: JSON.parse(row.events) as string[],
-      status: row.status,
-      disabled_reason: row.disabled_reason,
-      entity_id: null,
-      deliveries: deliveries.map((delivery): ConsoleDelivery => {
-        const body = bodies.get(delivery.event_id) ?? null;
-        const last = delivery.attempts.at(-1);
-        let signature: string | null = null;
-        if (body !== null && last) {
-          // Signed as the worker signs an attempt: the secrets active then, the attempt's second.
-          const at = new Date(last.attempted_at);
-          signature = signPayload(body, activeSecrets(secrets, at), {
-            timestamp: Math.floor(at.getTime() / 1000),
-          });
-        }
-        return { ...delivery, body, signature };
+  const ids = [...v2, ...v1].map((row) => row.id);
+  const counted =
+    ids.length === 0
+      ? []
+      : await db
+          .selectFrom('webhook_deliveries')
+          .select((eb) => ['kind', 'subscription_id', 'status', eb.fn.countAll<number>().as('count')])
+          .where('subscription_id', 'in', ids)
+          .groupBy(['kind', 'subscription_id', 'status'])
+          .execute();
+  const countsOf = (kind: SubscriptionKind, id: string) => {
+    const counts = Object.fromEntries(STATUSES.map((status) => [status, 0])) as ConsoleSubscription['counts'];
+    for (const row of counted) {
+      if (row.kind === kind && row.subscription_id === id && row.status in counts) {
+        counts[row.status as keyof typeof counts] = Number(row.count);
+      }
+    }
+    return counts;
+  };
+  return [
+    ...v2.map(
+      (row): ConsoleSubscription => ({
+        kind: 'v2',
+        id: row.id,
+        target_url: row.target_url,
+        events: JSON.parse(row.events) as string[],
+        status: row.status,
+        disabled_reason: row.disabled_reason,
+        entity_id: null,
+        failing_since: row.failing_since,
+        previous_secret_until:
+          parseSecrets(row.secrets)
+            .map((entry) => entry.expires_at)
+            .filter((expires): expires is string => expires !== null && expires > now.toISOString())
+            .sort()
+            .at(-1) ?? null,
+        counts: countsOf('v2', row.id),
       }),
-    });
-  }
-  for (const row of v1) {
-    const deliveries = await newestDeliveries(db, 'v1', row.id, DELIVERIES_SHOWN);
-    const payloads = await v1Bodies(
-      db,
-      deliveries.map((delivery) => delivery.event_id),
+    ),
+    ...v1.map(
+      (row): ConsoleSubscription => ({
+        kind: 'v1',
+        id: row.id,
+        target_url: row.webhook_url,
+        events: [row.action],
+        status: 'active',
+        disabled_reason: null,
+        entity_id: row.entity_id,
+        failing_since: row.failing_since,
+        previous_secret_until: null,
+        counts: countsOf('v1', row.id),
+      }),
+    ),
+  ];
+}
+
+const ROW_COLUMNS = [
+  'd.seq',
+  'd.id',
+  'd.kind',
+  'd.subscription_id',
+  'd.event_id',
+  'd.event_type',
+  'd.status',
+  'd.attempt_count',
+  'd.next_attempt_at',
+  'd.created_at',
+] as const;
+
+function seqOf(cursor: string | undefined, name: 'before' | 'after'): number | null {
+  if (cursor === undefined) return null;
+  const [seq] = decodeCursor(cursor, 1);
+  if (typeof seq !== 'number') throw invalidField(name, 'not a cursor this server issued');
+  return seq;
+}
+
+/**
+ * One page of the deliveries of `subscriptions` (the user's own), newest first: the newest page, or the
+ * page older than `before`, or newer than `after`; filtered by status, event type and subscription.
+ */
+export async function deliveryPage(
+  db: Executor,
+  subscriptions: readonly ConsoleSubscription[],
+  query: ConsoleDeliveriesQuery,
+  limit = DELIVERIES_PER_PAGE,
+): Promise<{ deliveries: ConsoleDeliveryRow[]; older: string | null; newer: string | null }> {
+  const shown = subscriptions.filter(
+    (subscription) => query.subscription_id === undefined || subscription.id === query.subscription_id,
+  );
+  if (shown.length === 0) return { deliveries: [], older: null, newer: null };
+  const before = seqOf(query.before, 'before');
+  const after = before === null ? seqOf(query.after, 'after') : null;
+  const filtered = () => {
+    let select = db.selectFrom('webhook_deliveries as d').where((eb) =>
+      eb.or(
+        (['v2', 'v1'] as const)
+          .map((kind) => ({
+            kind,
+            ids: shown.filter((entry) => entry.kind === kind).map((entry) => entry.id),
+          }))
+          .filter(({ ids }) => ids.length > 0)
+          .map(({ kind, ids }) => eb.and([eb('d.kind', '=', kind), eb('d.subscription_id', 'in', ids)])),
+      ),
     );
-    subscriptions.push({
-      kind: 'v1',
-      id: row.id,
-      target_url: row.webhook_url,
-      events: [row.action],
-      status: 'active',
-      disabled_reason: null,
-      entity_id: row.entity_id,
-      deliveries: deliveries.map((delivery) => ({
-        ...delivery,
-        body: payloads.get(delivery.event_id) ?? null,
-        signature: null,
-      })),
-    });
+    if (query.status !== undefined) select = select.where('d.status', '=', query.status);
+    if (query.event_type !== undefined) select = select.where('d.event_type', '=', query.event_type);
+    return select;
+  };
+  let rows = await filtered()
+    .select(ROW_COLUMNS)
+    .$if(before !== null, (select) => select.where('d.seq', '<', before!))
+    .$if(after !== null, (select) => select.where('d.seq', '>', after!))
+    .orderBy('d.seq', after === null ? 'desc' : 'asc')
+    .limit(limit + 1)
+    .execute();
+  const more = rows.length > limit;
+  rows = rows.slice(0, limit);
+  if (after !== null) rows.reverse();
+  const first = rows[0];
+  const last = rows.at(-1);
+  // Whether a page lies beyond the other end: the one this page was reached from (or a newer one).
+  const beyond = async (edge: number, direction: '>' | '<') =>
+    (await filtered().select('d.seq').where('d.seq', direction, edge).limit(1).execute()).length > 0;
+  const older = last && (after === null ? more : await beyond(Number(last.seq), '<'));
+  const newer = first && (after !== null ? more : before !== null && (await beyond(Number(first.seq), '>')));
+  const lastAttempts = await lastAttemptsOf(
+    db,
+    rows.map((row) => row.id),
+  );
+  return {
+    deliveries: rows.map((row) => {
+      const attempt = lastAttempts.get(row.id);
+      return {
+        id: row.id,
+        kind: row.kind as SubscriptionKind,
+        subscription_id: row.subscription_id,
+        event_id: row.event_id,
+        event_type: row.event_type,
+        status: row.status,
+        attempt_count: row.attempt_count,
+        next_attempt_at: row.next_attempt_at,
+        created_at: row.created_at,
+        last_status_code: attempt?.status_code ?? null,
+        last_attempted_at: attempt?.attempted_at ?? null,
+      };
+    }),
+    older: older && last ? encodeCursor([Number(last.seq)]) : null,
+    newer: newer && first ? encodeCursor([Number(first.seq)]) : null,
+  };
+}
+
+async function lastAttemptsOf(db: Executor, deliveryIds: string[]) {
+  if (deliveryIds.length === 0)
+    return new Map<string, { status_code: number | null; attempted_at: string }>();
+  const rows = await db
+    .selectFrom('webhook_delivery_attempts as a')
+    .select(['a.delivery_id', 'a.status_code', 'a.attempted_at'])
+    .where('a.delivery_id', 'in', deliveryIds)
+    .where((eb) =>
+      eb(
+        'a.number',
+        '=',
+        eb
+          .selectFrom('webhook_delivery_attempts as b')
+          .select((inner) => inner.fn.max('b.number').as('number'))
+          .whereRef('b.delivery_id', '=', 'a.delivery_id'),
+      ),
+    )
+    .execute();
+  return new Map(rows.map((row) => [row.delivery_id, row]));
+}
+
+/** Which of the user's subscriptions a delivery belongs to; 404 for anyone else's. */
+async function ownerOf(db: Executor, userId: string, deliveryId: string) {
+  const row = await db
+    .selectFrom('webhook_deliveries')
+    .select(['kind', 'subscription_id', 'event_id', 'event_type'])
+    .where('id', '=', deliveryId)
+    .executeTakeFirst();
+  const subscription =
+    row?.kind === 'v2'
+      ? await db
+          .selectFrom('webhook_subscriptions')
+          .select(['target_url', 'secrets'])
+          .where('id', '=', row.subscription_id)
+          .where('user_id', '=', userId)
+          .executeTakeFirst()
+      : row?.kind === 'v1'
+        ? await db
+            .selectFrom('v1_hook_subscriptions')
+            .select(['webhook_url as target_url', (eb) => eb.val<string | null>(null).as('secrets')])
+            .where('id', '=', row.subscription_id)
+            .where('user_id', '=', userId)
+            .executeTakeFirst()
+        : undefined;
+  if (!row || !subscription) throw notFound('webhook delivery', deliveryId);
+  return { ...row, kind: row.kind as SubscriptionKind, ...subscription };
+}
+
+/**
+ * The secrets that signed at `at` (a past attempt's time), of those still kept. Each secret was made
+ * when the one after it in the list (older) was rotated out, which is 24 hours before that one expires:
+ * a secret made after the attempt did not sign it.
+ */
+function secretsAt(secrets: readonly SigningSecret[], at: Date): string[] {
+  const time = at.getTime();
+  return secrets
+    .filter((entry, index) => {
+      const older = secrets[index + 1]?.expires_at;
+      const made = older ? Date.parse(older) - PREVIOUS_SECRET_TTL_MS : Number.NEGATIVE_INFINITY;
+      return made <= time && (entry.expires_at === null || Date.parse(entry.expires_at) > time);
+    })
+    .map((entry) => entry.secret);
+}
+
+/**
+ * One delivery in full: its attempts, the body it carries and (v2) the signature header of its last
+ * attempt, and the attempts still ahead of it if each fails (`timeScale`: `--webhook-time-scale`).
+ */
+export async function deliveryDetail(
+  db: Executor,
+  userId: string,
+  deliveryId: string,
+  timeScale: number,
+): Promise<ConsoleDeliveryDetail> {
+  const owner = await ownerOf(db, userId, deliveryId);
+  const delivery = await getDelivery(db, deliveryId);
+  let body: string | null;
+  let signature: string | null = null;
+  if (owner.kind === 'v2') {
+    const event = await db
+      .selectFrom('events')
+      .select(['id', 'type', 'created_at', 'data'])
+      .where('id', '=', owner.event_id)
+      .executeTakeFirst();
+    body = event ? eventBody(event) : null;
+    const last = delivery.attempts.at(-1);
+    if (body !== null && last && owner.secrets !== null) {
+      // Signed as the worker signs an attempt: the secrets that signed then, the attempt's second.
+      const at = new Date(last.attempted_at);
+      signature = signPayload(body, secretsAt(parseSecrets(owner.secrets), at), {
+        timestamp: Math.floor(at.getTime() / 1000),
+      });
+    }
+  } else {
+    const payload = await db
+      .selectFrom('v1_hook_payloads')
+      .select('body')
+      .where('event_id', '=', owner.event_id)
+      .executeTakeFirst();
+    body = payload?.body ?? null;
   }
-  return subscriptions;
-}
-
-async function v2Bodies(db: Executor, eventIds: string[]): Promise<Map<string, string>> {
-  if (eventIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('events')
-    .select(['id', 'type', 'created_at', 'data'])
-    .where('id', 'in', [...new Set(eventIds)])
-    .execute();
-  return new Map(rows.map((row) => [row.id, eventBody(row)]));
-}
-
-async function v1Bodies(db: Executor, eventIds: string[]): Promise<Map<string, string>> {
-  if (eventIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('v1_hook_payloads')
-    .select(['event_id', 'body'])
-    .where('event_id', 'in', [...new Set(eventIds)])
-    .execute();
-  return new Map(rows.map((row) => [row.event_id, row.body]));
+  const schedule =
+    delivery.status === 'pending' && delivery.next_attempt_at !== null
+      ? attemptsAhead(delivery.attempt_count, delivery.next_attempt_at, timeScale)
+      : [];
+  return {
+    ...delivery,
+    kind: owner.kind,
+    target_url: owner.target_url,
+    body,
+    signature,
+    schedule,
+    jitter: RETRY_JITTER,
+  };
 }
 
 /**
@@ -115,31 +329,78 @@ export async function replayAnyDelivery(
   deliveryId: string,
   now: Date,
 ): Promise<string> {
-  const row = await tx
-    .selectFrom('webhook_deliveries')
-    .select(['kind', 'subscription_id', 'event_id', 'event_type'])
-    .where('id', '=', deliveryId)
-    .executeTakeFirst();
-  if (row?.kind === 'v2') return (await replayDelivery(tx, userId, deliveryId, now)).id;
-  const hook =
-    row?.kind === 'v1' &&
-    (await tx
-      .selectFrom('v1_hook_subscriptions')
-      .select('id')
-      .where('id', '=', row.subscription_id)
-      .where('user_id', '=', userId)
-      .executeTakeFirst());
-  if (!row || !hook) throw notFound('webhook delivery', deliveryId);
-  return enqueueDelivery(
+  const owner = await ownerOf(tx, userId, deliveryId);
+  if (owner.kind === 'v2') return (await replayDelivery(tx, userId, deliveryId, now)).id;
+  const [id] = await enqueueDeliveries(
     tx,
-    {
-      kind: 'v1',
-      subscriptionId: row.subscription_id,
-      eventId: row.event_id,
-      eventType: row.event_type,
-      suppressed: false,
-      manual: true,
-    },
+    [
+      {
+        kind: 'v1',
+        subscriptionId: owner.subscription_id,
+        eventId: owner.event_id,
+        eventType: owner.event_type,
+        suppressed: false,
+        manual: true,
+      },
+    ],
     now,
   );
+  return id!;
+}
+
+/**
+ * Svix's "recover": every event whose deliveries to this subscription all failed (none delivered, none
+ * still pending) is delivered again, once, as a replay. Answers how many were queued; 404 for a
+ * subscription of anyone else.
+ */
+export async function retryFailed(
+  tx: Executor,
+  userId: string,
+  kind: SubscriptionKind,
+  subscriptionId: string,
+  now: Date,
+): Promise<{ queued: number }> {
+  const table = kind === 'v2' ? 'webhook_subscriptions' : 'v1_hook_subscriptions';
+  const owned = await tx
+    .selectFrom(table)
+    .select('id')
+    .where('id', '=', subscriptionId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  if (!owned) throw notFound(kind === 'v2' ? 'webhook subscription' : 'subscription', subscriptionId);
+  const events = await tx
+    .selectFrom('webhook_deliveries as d')
+    .select(['d.event_id', 'd.event_type'])
+    .where('d.kind', '=', kind)
+    .where('d.subscription_id', '=', subscriptionId)
+    .where('d.status', '=', 'failed')
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('webhook_deliveries as o')
+            .select('o.id')
+            .whereRef('o.kind', '=', 'd.kind')
+            .whereRef('o.subscription_id', '=', 'd.subscription_id')
+            .whereRef('o.event_id', '=', 'd.event_id')
+            .where('o.status', 'in', ['pending', 'delivered']),
+        ),
+      ),
+    )
+    .groupBy(['d.event_id', 'd.event_type'])
+    .orderBy((eb) => eb.fn.min('d.seq'))
+    .execute();
+  const ids = await enqueueDeliveries(
+    tx,
+    events.map((event) => ({
+      kind,
+      subscriptionId,
+      eventId: event.event_id,
+      eventType: event.event_type,
+      suppressed: false,
+      manual: true,
+    })),
+    now,
+  );
+  return { queued: ids.length };
 }

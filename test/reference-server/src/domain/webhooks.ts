@@ -16,6 +16,7 @@ import type {
 import { type Executor, isShared } from '../db/database.ts';
 import type { WebhookDeliveriesTable, WebhookSubscriptionsTable } from '../db/schema.ts';
 import { invalidField, notFound } from './errors.ts';
+import { noteChange } from './events/feed.ts';
 import { subscriptionsChanged } from './events/listeners.ts';
 import { enqueueDelivery } from './events/outbox.ts';
 import { recordTestEvent } from './events/record.ts';
@@ -167,6 +168,7 @@ export async function updateSubscription(
     Object.assign(changes, { status: 'disabled', disabled_reason: 'manual' });
   }
   await db.updateTable('webhook_subscriptions').set(changes).where('id', '=', row.id).execute();
+  noteChange(db, { topic: 'subscription', subscription_id: row.id });
   return present({ ...row, ...changes });
 }
 
@@ -245,6 +247,8 @@ export async function rotateSecret(
     .set({ secrets: JSON.stringify(secrets) })
     .where('id', '=', row.id)
     .execute();
+  // The deliveries page shows the signature each attempt carried, made with the secrets.
+  noteChange(db, { topic: 'subscription', subscription_id: row.id });
   return { id: row.id, secret, previous_secret_expires_at: expiresAt };
 }
 
@@ -359,7 +363,8 @@ async function withAttempts(db: Executor, rows: DeliveryRow[]): Promise<WebhookD
   }));
 }
 
-async function getDelivery(db: Executor, id: string): Promise<WebhookDelivery> {
+/** One delivery of the log with its attempts (the caller has checked whose it is). */
+export async function getDelivery(db: Executor, id: string): Promise<WebhookDelivery> {
   const row = await db
     .selectFrom('webhook_deliveries')
     .select(DELIVERY_COLUMNS)
@@ -367,27 +372,6 @@ async function getDelivery(db: Executor, id: string): Promise<WebhookDelivery> {
     .executeTakeFirstOrThrow();
   const [delivery] = await withAttempts(db, [row]);
   return delivery!;
-}
-
-/**
- * The newest `limit` deliveries of one v2 subscription or v1 hook, newest first, with their attempts.
- * The caller has checked that the subscription is the user's.
- */
-export async function newestDeliveries(
-  db: Executor,
-  kind: 'v2' | 'v1',
-  subscriptionId: string,
-  limit: number,
-): Promise<WebhookDelivery[]> {
-  const rows = await db
-    .selectFrom('webhook_deliveries')
-    .select(DELIVERY_COLUMNS)
-    .where('kind', '=', kind)
-    .where('subscription_id', '=', subscriptionId)
-    .orderBy('seq', 'desc')
-    .limit(limit)
-    .execute();
-  return withAttempts(db, rows);
 }
 
 /** The subscription's delivery log, newest first, optionally of one status. */

@@ -25,8 +25,8 @@ const selectListeners = prepareQuery((db: Executor) =>
 /** Forgets whether subscriptions exist: call after creating or deleting a v2 subscription or v1 hook. */
 export function subscriptionsChanged(db: Executor): void {
   listenersByDatabase.delete(databaseKey(db));
-  // The console's deliveries page lists subscriptions and hooks.
-  noteChange(db, { topic: 'delivery' });
+  // The console's deliveries page lists subscriptions and hooks (and its keys page counts them).
+  noteChange(db, { topic: 'subscription' });
 }
 
 readAtBegin('listeners_v2', 'exists (select 1 from webhook_subscriptions)');

@@ -23,6 +23,7 @@ import { requireList, requireListAhead } from '../access.ts';
 import { selectBoardMembers } from '../boards.ts';
 import { boardFieldsOfTask, checkFieldValues, upsertValues } from '../custom-fields.ts';
 import { invalidField, notFound } from '../errors.ts';
+import { noteChange } from '../events/feed.ts';
 import { newId } from '../ids.ts';
 import { archiveThread, findThread, requireConnectedMailbox } from '../mailbox/index.ts';
 import {
@@ -439,12 +440,20 @@ export async function reorderTask(
     return { id: row.id, after_task_id: before.previousId, position_index: before.index, persisted: true };
   }
 
-  // Position is not part of any view, so no event is recorded.
+  // Position is not part of any view, so no event is recorded; but the console's open boards show the
+  // order, so the change feed hears of it.
   await tx
     .updateTable('tasks')
     .set({ position, updated_at: now.toISOString() })
     .where('id', '=', row.id)
     .execute();
+  noteChange(tx, {
+    topic: 'task',
+    type: 'task.reordered',
+    task_id: row.id,
+    board_id: row.board_id,
+    list_id: row.list_id,
+  });
   const after = await neighboursOf(tx, row.list_id, { id: row.id, position });
   return { id: row.id, after_task_id: after.previousId, position_index: after.index, persisted: true };
 }

@@ -12,6 +12,16 @@ export async function getTask(db: Executor, userId: string, taskId: string): Pro
   return viewOf(db, await requireTask(db, userId, taskId));
 }
 
+/** The task and when it was archived (null while it stands on its list): the Task itself does not say. */
+export async function getTaskAndArchive(
+  db: Executor,
+  userId: string,
+  taskId: string,
+): Promise<{ task: Task; archivedAt: string | null }> {
+  const row = await requireTask(db, userId, taskId);
+  return { task: await viewOf(db, row), archivedAt: row.archived_at };
+}
+
 /** The events recorded for a task the user may see, oldest first (moves name their lists). */
 export async function taskEvents(db: Executor, userId: string, taskId: string): Promise<ConsoleTaskEvent[]> {
   const task = await requireTask(db, userId, taskId);
