@@ -13,7 +13,7 @@ import { DEMO_CREDENTIALS } from '../src/seed/demo.ts';
 import { type RunningServer, startServer } from '../src/server.ts';
 import { apiOf, hooks, liveText, startReceiver } from './helpers/console-browser.ts';
 import { freshDatabase } from './helpers/database.ts';
-import { offlineResolver } from './helpers/server.ts';
+import { consoleApi, offlineResolver } from './helpers/server.ts';
 
 const THREAD = '18c2f0a1b2c3d4e5';
 
@@ -98,9 +98,8 @@ describe.runIf(BROWSER_TESTS)('the console’s live pages', { timeout: 60_000 },
     // Sending mail and deleting drafts are opt-in scopes: a key the console makes (it may grant any).
     const mailer = (
       (await (
-        await fetch(`${server.origin}/_console/api/keys`, {
+        await consoleApi(server, 'keys', {
           method: 'POST',
-          headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ name: 'Walk mailer', type: 'v2', scopes: [...SCOPES] }),
         })
       ).json()) as { data: { secret: string } }

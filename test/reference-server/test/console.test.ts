@@ -411,13 +411,17 @@ describe('the console’s answers on the wire', () => {
     expect(asset.headers['content-encoding']).toBe('gzip');
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(gunzipSync(asset.bytes).length).toBeGreaterThan(asset.bytes.length * 2);
+    const token = await consoleToken(server);
     const board = await rawGet(server.origin, '/_console/api/boards/brd_product', {
       'accept-encoding': 'br',
+      'x-console-token': token,
     });
     expect(board.headers['content-encoding']).toBe('br');
     expect(JSON.parse(brotliDecompressSync(board.bytes).toString()).data.board.id).toBe('brd_product');
     // Without Accept-Encoding, as it is.
-    const plain = await rawGet(server.origin, '/_console/api/boards/brd_product', {});
+    const plain = await rawGet(server.origin, '/_console/api/boards/brd_product', {
+      'x-console-token': token,
+    });
     expect(plain.headers['content-encoding']).toBeUndefined();
     // The API's routes are not the console's: never compressed, whatever the client accepts.
     const tasks = await rawGet(server.origin, '/v2/tasks?list_id=lst_backlog', {
@@ -436,13 +440,16 @@ describe('the console’s answers on the wire', () => {
     const html = await page.text();
     expect(html).toContain('<html lang="en">');
     expect(html).toContain('<title>Page not found · Threadwork console</title>');
+    const token = await consoleToken(server);
     for (const [path, accept] of [
       ['/no/such/page', 'application/json'],
       ['/v2/no-such-thing', 'text/html'],
       ['/api/v1/nothing', 'text/html'],
       ['/_console/api/nothing', 'text/html'],
     ] as const) {
-      const answer = await fetch(`${server.origin}${path}`, { headers: { accept } });
+      const answer = await fetch(`${server.origin}${path}`, {
+        headers: { accept, 'x-console-token': token },
+      });
       expect(answer.status, path).toBe(404);
       expect((await readBody(answer)).error.code, path).toBe('not_found');
     }
@@ -471,7 +478,7 @@ describe('the console’s answers on the wire', () => {
     const begins = JSON.parse(/event: sync\ndata: (.+)\n/.exec(text)![1]!) as string;
     const [instance, count] = begins.split('.');
     expect(instance).toMatch(/^[0-9a-f]{8}$/);
-    const before = await fetch(`${server.origin}/_console/api/boards/brd_product`);
+    const before = await consoleApi(server, 'boards/brd_product');
     expect(before.headers.get('x-console-at')).toBe(begins);
     // A reorder records no event, yet its change is published, and the feed moves on.
     await v2(server, '/tasks/tsk_demo_p04/reorder', {
@@ -490,7 +497,7 @@ describe('the console’s answers on the wire', () => {
         list_id: 'lst_backlog',
       },
     ]);
-    const after = await fetch(`${server.origin}/_console/api/tasks/nope`);
+    const after = await consoleApi(server, 'tasks/nope');
     expect(after.status).toBe(404);
     expect(after.headers.get('x-console-at')).toBe(event[1]);
     controller.abort();
@@ -523,9 +530,7 @@ describe('the console’s answers on the wire', () => {
       const retry = async () =>
         (
           await readBody(
-            await fetch(`${server.origin}/_console/api/webhooks/${subscription.data.id}/retry-failed`, {
-              method: 'POST',
-            }),
+            await consoleApi(server, `webhooks/${subscription.data.id}/retry-failed`, { method: 'POST' }),
           )
         ).data;
       expect(await retry()).toEqual({ queued: 2 });
@@ -534,12 +539,9 @@ describe('the console’s answers on the wire', () => {
       expect(await retry()).toEqual({ queued: 0 });
       // Another user's console cannot retry it.
       const other = await start({ consoleUser: 'grace@northwind.test' });
-      const foreign = await fetch(
-        `${other.origin}/_console/api/webhooks/${subscription.data.id}/retry-failed`,
-        {
-          method: 'POST',
-        },
-      );
+      const foreign = await consoleApi(other, `webhooks/${subscription.data.id}/retry-failed`, {
+        method: 'POST',
+      });
       expect(foreign.status).toBe(404);
     } finally {
       await receiver.close();
@@ -574,8 +576,8 @@ describe('the CLI flags', () => {
         .toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
       const url = /console: (\S+)/.exec(server.stderr())![1]!;
       expect(url).toBe(`${server.origin.replace('0.0.0.0', '127.0.0.1')}/`);
-      // The console answers there (its API: no page, so no wait for a bundle build).
-      const overview = await fetch(`${url}_console/api/overview`);
+      // The console answers there: its page (with its token), then its API.
+      const overview = await consoleApi({ origin: url.replace(/\/$/, '') }, 'overview');
       expect(overview.status).toBe(200);
       expect((await readBody(overview)).data.user.email).toBe(DEMO_CREDENTIALS.email);
     } finally {

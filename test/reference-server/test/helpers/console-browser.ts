@@ -19,7 +19,7 @@ export interface Received {
 /** A webhook receiver on loopback: records every POST, answers `answerWith` (200 unless told). */
 export async function startReceiver() {
   const received: Received[] = [];
-  let answer = 200;
+  let answer: { status: number; type?: string; body?: string } = { status: 200 };
   const server = http.createServer((request, response) => {
     let body = '';
     request.setEncoding('utf8').on('data', (chunk: string) => {
@@ -27,15 +27,16 @@ export async function startReceiver() {
     });
     request.on('end', () => {
       received.push({ headers: request.headers, body });
-      response.writeHead(answer).end();
+      response.writeHead(answer.status, answer.type ? { 'content-type': answer.type } : {}).end(answer.body);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     received,
-    answerWith(status: number) {
-      answer = status;
+    /** What it answers from now on: a status, and a body of a content type when given. */
+    answerWith(status: number, reply: { type: string; body: string } | null = null) {
+      answer = { status, ...reply };
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
