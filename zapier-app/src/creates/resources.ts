@@ -22,8 +22,6 @@ export interface OutputField {
   key: string;
   label: string;
   type?: 'string' | 'number' | 'integer' | 'boolean' | 'datetime';
-  /** Shown beside the field where its meaning is not plain from the label. */
-  helpText?: string;
 }
 
 export interface Resource<T> {

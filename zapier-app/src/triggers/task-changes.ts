@@ -78,53 +78,18 @@ export const changesSample: TaskChanges = {
   previous_thread_ids: null,
 };
 
+/**
+ * Zapier's output fields take no help text: the trigger's description says what Changed Fields holds, and
+ * docs/zapier-app.md the rest.
+ */
 export const changesOutputFields: OutputField[] = [
-  {
-    key: 'changed_fields',
-    label: 'Changed Fields',
-    helpText:
-      'What this update changed: "Color", "Assignee" (removed), "Linked Threads" or a custom field\'s name, ' +
-      'e.g. `Color, Priority`. A Filter step with "Changed Fields (Text) Contains Color" continues only when ' +
-      'the color changed.',
-  },
-  {
-    key: 'previous_shade',
-    label: 'Previous Color',
-    helpText: 'The color before this update, e.g. `none`; empty when the color did not change.',
-  },
-  {
-    key: 'previous_custom_fields[]field_id',
-    label: 'Previous Custom Field IDs',
-    helpText: 'The custom fields this update changed, e.g. `cf_priority`; empty when none changed.',
-  },
-  {
-    key: 'previous_custom_fields[]name',
-    label: 'Previous Custom Field Names',
-    helpText: 'The names of the custom fields this update changed, e.g. `Priority`.',
-  },
-  {
-    key: 'previous_custom_fields[]value',
-    label: 'Previous Custom Field Values',
-    helpText: "Each changed custom field's value before this update (empty: it had none), e.g. `opt_low`.",
-  },
-  {
-    key: 'previous_custom_fields[]labels',
-    label: 'Previous Custom Field Option Labels',
-    helpText: 'For option fields, the labels of the options chosen before this update, e.g. `Low`.',
-  },
-  {
-    key: 'previous_assignee_name',
-    label: 'Previous Assignee Name',
-    helpText: 'Who was assigned before the assignee was removed, e.g. `Ada Lovelace`; empty otherwise.',
-  },
-  {
-    key: 'previous_assignee_email',
-    label: 'Previous Assignee Email',
-    helpText: "The removed assignee's email, e.g. `ada@example.com`; empty otherwise.",
-  },
-  {
-    key: 'previous_thread_ids',
-    label: 'Previous Linked Thread IDs',
-    helpText: 'The linked threads before a thread was linked, e.g. `18c2f0a1b2c3d4e5`; empty otherwise.',
-  },
+  { key: 'changed_fields', label: 'Changed Fields' },
+  { key: 'previous_shade', label: 'Previous Color' },
+  { key: 'previous_custom_fields[]field_id', label: 'Previous Custom Field IDs' },
+  { key: 'previous_custom_fields[]name', label: 'Previous Custom Field Names' },
+  { key: 'previous_custom_fields[]value', label: 'Previous Custom Field Values' },
+  { key: 'previous_custom_fields[]labels', label: 'Previous Custom Field Option Labels' },
+  { key: 'previous_assignee_name', label: 'Previous Assignee Name' },
+  { key: 'previous_assignee_email', label: 'Previous Assignee Email' },
+  { key: 'previous_thread_ids', label: 'Previous Linked Thread IDs' },
 ];

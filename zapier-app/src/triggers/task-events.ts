@@ -87,7 +87,6 @@ export function taskEventTrigger(options: TaskEventTriggerOptions): Trigger {
       }
       return tasks
         .filter((task) => options.sampleFilter?.(task) ?? true)
-        .filter((task) => !withChanges || samplePrevious(task) !== undefined)
         .toSorted((a, b) => Date.parse(b.created_at ?? '') - Date.parse(a.created_at ?? ''))
         .slice(0, SAMPLE_COUNT)
         .map((task) => ({
