@@ -7,7 +7,7 @@ import { signPayload } from '@threadwork/shared/webhooks';
 import nock from 'nock';
 import { describe, expect, it } from 'vitest';
 import * as resources from '../src/creates/resources.ts';
-import { appTester, authData, jwt, ORIGIN, rejection, zapierMessage } from './helpers/auth.ts';
+import { App, appTester, authData, jwt, ORIGIN, rejection, zapierMessage } from './helpers/auth.ts';
 import { strictNock } from './helpers/nock.ts';
 import { triggerOperation } from './helpers/triggers.ts';
 
@@ -26,20 +26,74 @@ function mintsToken(token: string) {
     .reply(200, { 'x-access-token': token });
 }
 
+/** A delivery's body, as the service signs it. */
+const eventBody = (type: string, data: unknown, id = 'evt_1') =>
+  JSON.stringify({ id, type, created_at: '2026-01-06T08:30:01.000Z', data });
+/** `perform` of trigger `key` on a delivery of `body` for a Zap on brd_roadmap. */
+const deliverTo = (key: string, body: string, signature = signPayload(body, SECRET)) =>
+  appTester(op(key, 'perform'), {
+    authData: authData(),
+    inputData: { board_id: 'brd_roadmap' },
+    subscribeData: { id: 'wh_1', secret: SECRET },
+    cleanedRequest: JSON.parse(body),
+    rawRequest: { content: body, headers: { 'Http-X-Service-Signature': signature } },
+  });
+/** The board's custom fields, read `times` times (the trigger reads them once per delivery or sample list). */
+const readsFields = (times = 1, status = 200) =>
+  nock(ORIGIN)
+    .get('/v2/boards/brd_roadmap/custom-fields')
+    .query({ limit: '200' })
+    .times(times)
+    .reply(
+      status,
+      status === 200
+        ? {
+            data: [
+              {
+                id: 'cf_priority',
+                name: 'Priority',
+                type: 'tag',
+                ai: false,
+                display_on_card: true,
+                options: [
+                  { id: 'opt_high', label: 'High' },
+                  { id: 'opt_low', label: 'Low' },
+                ],
+              },
+              {
+                id: 'cf_estimate',
+                name: 'Estimate (days)',
+                type: 'number',
+                ai: false,
+                display_on_card: false,
+                options: null,
+              },
+            ],
+            meta: { request_id: 'r', pagination: { next_cursor: null, has_more: false, limit: 200 } },
+          }
+        : { error: { code: 'insufficient_scope', message: 'needs customfields.read', request_id: 'r' } },
+    );
+/** The board's tasks, as the samples read them. */
+const listsTasks = (tasks: unknown[]) =>
+  nock(ORIGIN)
+    .get('/v2/tasks')
+    .query({ board_id: 'brd_roadmap', limit: '200' })
+    .reply(200, {
+      data: tasks,
+      meta: { request_id: 'r', pagination: { next_cursor: null, has_more: false, limit: 200 } },
+    });
+const samplesOf = (key: string) =>
+  appTester(op(key, 'performList'), { authData: authData(), inputData: { board_id: 'brd_roadmap' } });
+const staticSample = (key: string) =>
+  (App.triggers as unknown as Record<string, { operation: { sample: Record<string, unknown> } }>)[key]!
+    .operation.sample;
+
 describe.each([
   { key: 'task_updated', event: 'task.updated' },
   { key: 'task_uncompleted', event: 'task.uncompleted' },
 ])('$key (v2 webhook on $event)', ({ key, event }) => {
-  const delivery = (data: unknown, id = 'evt_1', type = event) =>
-    JSON.stringify({ id, type, created_at: '2026-01-06T08:30:01.000Z', data });
-  const deliver = (body: string, signature = signPayload(body, SECRET)) =>
-    appTester(op(key, 'perform'), {
-      authData: authData(),
-      inputData: { board_id: 'brd_roadmap' },
-      subscribeData: { id: 'wh_1', secret: SECRET },
-      cleanedRequest: JSON.parse(body),
-      rawRequest: { content: body, headers: { 'Http-X-Service-Signature': signature } },
-    });
+  const delivery = (data: unknown, id = 'evt_1', type = event) => eventBody(type, data, id);
+  const deliver = (body: string, signature?: string) => deliverTo(key, body, signature);
 
   it(`subscribes a v2 webhook on ${event} with a fresh token, a new subscription each time`, async () => {
     const minted = jwt(1200, 'minted');
@@ -92,22 +146,7 @@ describe.each([
   });
 
   it('names the custom fields and gives option labels beside their ids, as the task actions do', async () => {
-    nock(ORIGIN)
-      .get('/v2/boards/brd_roadmap/custom-fields')
-      .query({ limit: '200' })
-      .reply(200, {
-        data: [
-          {
-            id: 'cf_priority',
-            name: 'Priority',
-            type: 'tag',
-            ai: false,
-            display_on_card: true,
-            options: [{ id: 'opt_high', label: 'High' }],
-          },
-        ],
-        meta: { request_id: 'r', pagination: { next_cursor: null, has_more: false, limit: 200 } },
-      });
+    readsFields();
     const bare = { ...task, custom_fields: [{ field_id: 'cf_priority', value: ['opt_high'] }] };
     const [output] = await deliver(delivery({ task: bare }));
     expect(output.custom_fields).toEqual([
@@ -134,24 +173,17 @@ describe.each([
     );
   });
 
-  it('samples at most 10 of the board’s newest tasks, in the delivered shape', async () => {
+  it('samples at most 10 of the board’s newest tasks, with exactly the keys of a delivery', async () => {
     const tasks = Array.from({ length: 12 }, (_, index) => ({
       ...task,
       id: `tsk_${index}`,
       completed: index % 2 === 0,
       created_at: new Date(Date.UTC(2026, 0, 1 + index)).toISOString(),
     }));
-    nock(ORIGIN)
-      .get('/v2/tasks')
-      .query({ board_id: 'brd_roadmap', limit: '200' })
-      .reply(200, {
-        data: tasks,
-        meta: { request_id: 'r', pagination: { next_cursor: null, has_more: false, limit: 200 } },
-      });
-    const samples = await appTester(op(key, 'performList'), {
-      authData: authData(),
-      inputData: { board_id: 'brd_roadmap' },
-    });
+    listsTasks(tasks);
+    // task_updated samples name their custom fields' previous values: one read of the board's fields.
+    if (key === 'task_updated') readsFields();
+    const samples = await samplesOf(key);
     expect(samples.length).toBeLessThanOrEqual(10);
     expect(samples[0]).toMatchObject({ task_id: 'tsk_11' });
     expect(samples[0].id).toMatch(/^evt_sample_/);
@@ -161,6 +193,135 @@ describe.each([
     if (key === 'task_uncompleted') {
       expect(samples.every((sample: { completed: boolean }) => !sample.completed)).toBe(true);
     }
+    // What a Zap builder maps from a sample is there in every delivery, and nothing else.
+    const [delivered] = await deliver(
+      delivery(key === 'task_updated' ? { task, previous_attributes: { shade: 'red' } } : { task }),
+    );
+    const keys = Object.keys(delivered).sort();
+    for (const sample of [...samples, staticSample(key)]) expect(Object.keys(sample).sort()).toEqual(keys);
+  });
+});
+
+describe('task_updated: what changed, for a Filter step', () => {
+  const updated = (data: unknown) => deliverTo('task_updated', eventBody('task.updated', data));
+  const current = {
+    ...task,
+    shade: 'red',
+    custom_fields: [{ field_id: 'cf_priority', value: ['opt_high'] }],
+  };
+  const unchanged = {
+    previous_shade: null,
+    previous_custom_fields: [],
+    previous_assignee_name: null,
+    previous_assignee_email: null,
+    previous_thread_ids: null,
+  };
+
+  it('names each change as the app names it, with the values before, labelled as the current ones (one read)', async () => {
+    readsFields();
+    const [output] = await updated({
+      task: current,
+      previous_attributes: {
+        shade: 'none',
+        custom_fields: [{ field_id: 'cf_priority', value: ['opt_low'] }],
+      },
+    });
+    expect(output).toMatchObject({
+      task_id: 'tsk_1',
+      shade: 'red',
+      custom_fields: [{ field_id: 'cf_priority', value: ['opt_high'], name: 'Priority', labels: ['High'] }],
+      changed_fields: ['Color', 'Priority'],
+      previous_shade: 'none',
+      previous_custom_fields: [
+        { field_id: 'cf_priority', value: ['opt_low'], name: 'Priority', labels: ['Low'] },
+      ],
+      previous_assignee_name: null,
+      previous_assignee_email: null,
+      previous_thread_ids: null,
+    });
+  });
+
+  it('a custom field set from nothing, and one cleared: named even when the task holds no value now', async () => {
+    readsFields();
+    const [output] = await updated({
+      task: { ...task, custom_fields: [{ field_id: 'cf_estimate', value: 3 }] },
+      previous_attributes: {
+        custom_fields: [
+          { field_id: 'cf_priority', value: ['opt_high'] },
+          { field_id: 'cf_estimate', value: null },
+        ],
+      },
+    });
+    expect(output).toMatchObject({
+      ...unchanged,
+      changed_fields: ['Priority', 'Estimate (days)'],
+      previous_custom_fields: [
+        { field_id: 'cf_priority', value: ['opt_high'], name: 'Priority', labels: ['High'] },
+        { field_id: 'cf_estimate', value: null, name: 'Estimate (days)' },
+      ],
+    });
+  });
+
+  it('only the colour: no custom field is read, nothing else is named', async () => {
+    const [output] = await updated({ task, previous_attributes: { shade: 'blue' } });
+    expect(output).toMatchObject({ ...unchanged, changed_fields: ['Color'], previous_shade: 'blue' });
+  });
+
+  it('a thread linked (the first: its snapshot too) and an assignee removed', async () => {
+    const [linked] = await updated({ task, previous_attributes: { thread_ids: [], first_thread: null } });
+    expect(linked).toMatchObject({
+      ...unchanged,
+      changed_fields: ['Linked Threads'],
+      previous_thread_ids: [],
+    });
+    const [unassigned] = await updated({
+      task: { ...task, assignee: null },
+      previous_attributes: { assignee: { name: 'Bob Stone', email: 'bob@stone.test' } },
+    });
+    expect(unassigned).toMatchObject({
+      ...unchanged,
+      changed_fields: ['Assignee'],
+      previous_assignee_name: 'Bob Stone',
+      previous_assignee_email: 'bob@stone.test',
+    });
+  });
+
+  it('fields that cannot be read (a key without "See custom fields"): changes named by field id', async () => {
+    readsFields(1, 403);
+    const [output] = await updated({
+      task: current,
+      previous_attributes: { custom_fields: [{ field_id: 'cf_priority', value: null }] },
+    });
+    expect(output.changed_fields).toEqual(['cf_priority']);
+    expect(output.previous_custom_fields).toEqual([{ field_id: 'cf_priority', value: null }]);
+  });
+
+  it('an event without previous_attributes (recorded before the service sent them) names no change', async () => {
+    const [output] = await updated({ task });
+    expect(output).toMatchObject({ ...unchanged, changed_fields: [] });
+  });
+
+  it('samples: the change that set each task’s colour and values (from none); a task with neither is no sample', async () => {
+    listsTasks([
+      { ...task, id: 'tsk_plain', shade: 'none', custom_fields: [], created_at: '2026-01-09T00:00:00.000Z' },
+      { ...task, id: 'tsk_red', shade: 'red', custom_fields: [], created_at: '2026-01-08T00:00:00.000Z' },
+      { ...current, id: 'tsk_both', created_at: '2026-01-07T00:00:00.000Z' },
+    ]);
+    readsFields();
+    const samples = await samplesOf('task_updated');
+    expect(samples.map((sample: { task_id: string }) => sample.task_id)).toEqual(['tsk_red', 'tsk_both']);
+    expect(samples[0]).toMatchObject({ ...unchanged, changed_fields: ['Color'], previous_shade: 'none' });
+    expect(samples[1]).toMatchObject({
+      changed_fields: ['Color', 'Priority'],
+      previous_shade: 'none',
+      previous_custom_fields: [{ field_id: 'cf_priority', value: null, name: 'Priority', labels: [] }],
+    });
+  });
+
+  it('task_uncompleted says nothing of changes: its event is the change', async () => {
+    const [output] = await deliverTo('task_uncompleted', eventBody('task.uncompleted', { task }));
+    expect(output).not.toHaveProperty('changed_fields');
+    expect(staticSample('task_uncompleted')).not.toHaveProperty('changed_fields');
   });
 });
 

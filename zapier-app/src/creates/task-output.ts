@@ -13,49 +13,68 @@ export type TaskOutput = Task & {
   first_thread_id: string | null;
 };
 
+type LabelledValue = TaskOutput['custom_fields'][number];
+
+/**
+ * The custom fields of each of these boards, read once per board into `known` (a board already there is not
+ * read again). A board whose fields cannot be read (e.g. a key without `customfields.read`) gets none.
+ */
+export async function readBoardFields(
+  client: ThreadworkClient,
+  boardIds: Iterable<string | null>,
+  known: Map<string, CustomField[]>,
+): Promise<Map<string, CustomField[]>> {
+  for (const boardId of boardIds) {
+    if (boardId === null || known.has(boardId)) continue;
+    try {
+      const fields: CustomField[] = [];
+      for await (const field of client.customFields.list(boardId, { limit: 200 })) fields.push(field);
+      known.set(boardId, fields);
+    } catch {
+      known.set(boardId, []);
+    }
+  }
+  return known;
+}
+
+/** Values without their names yet (the service's own). */
+export const unlabelled = (values: Task['custom_fields']) => values.some((value) => !('name' in value));
+
+/** Each value with its field's name and, for option fields, the chosen options' labels (ids kept as they are). */
+export function labelValues(values: Task['custom_fields'], fields: CustomField[]): LabelledValue[] {
+  return values.map((value) => {
+    const field = fields.find((candidate) => candidate.id === value.field_id);
+    if (field === undefined) return value;
+    const ids =
+      value.value === null || value.value === undefined
+        ? []
+        : Array.isArray(value.value)
+          ? value.value
+          : [value.value];
+    const labels =
+      field.options === undefined || field.options === null
+        ? undefined
+        : ids.map((id) => field.options?.find((option) => option.id === id)?.label ?? String(id));
+    return { ...value, name: field.name, ...(labels === undefined ? {} : { labels }) };
+  });
+}
+
 export async function withFieldLabels<T extends Task>(
   client: ThreadworkClient,
   tasks: T[],
   known?: Map<string, CustomField[]>,
 ): Promise<Array<T & TaskOutput>> {
-  const boards = known ?? new Map<string, CustomField[]>();
-  const unlabelled = (task: T) => task.custom_fields.some((value) => !('name' in value));
-  for (const task of tasks) {
-    if (!unlabelled(task)) continue;
-    const boardId = task.board_id;
-    if (boardId === null || boards.has(boardId)) continue;
-    try {
-      const fields: CustomField[] = [];
-      for await (const field of client.customFields.list(boardId, { limit: 200 })) fields.push(field);
-      boards.set(boardId, fields);
-    } catch {
-      boards.set(boardId, []);
-    }
-  }
+  const boards = await readBoardFields(
+    client,
+    tasks.filter((task) => unlabelled(task.custom_fields)).map((task) => task.board_id),
+    known ?? new Map<string, CustomField[]>(),
+  );
   return tasks.map((task) => {
     const first_thread_id = task.thread_ids[0] ?? null;
-    if (!unlabelled(task)) return { ...task, first_thread_id };
-    const fields = boards.get(task.board_id ?? '') ?? [];
-    return {
-      ...task,
-      first_thread_id,
-      // Labels added beside the service's own fields (its ids stay as they were).
-      custom_fields: task.custom_fields.map((value) => {
-        const field = fields.find((candidate) => candidate.id === value.field_id);
-        if (field === undefined) return value;
-        const ids =
-          value.value === null || value.value === undefined
-            ? []
-            : Array.isArray(value.value)
-              ? value.value
-              : [value.value];
-        const labels =
-          field.options === undefined || field.options === null
-            ? undefined
-            : ids.map((id) => field.options?.find((option) => option.id === id)?.label ?? String(id));
-        return { ...value, name: field.name, ...(labels === undefined ? {} : { labels }) };
-      }),
-    };
+    if (!unlabelled(task.custom_fields)) return { ...task, first_thread_id };
+    // Labels added beside the service's own fields (its ids stay as they were).
+    const custom_fields = labelValues(task.custom_fields, boards.get(task.board_id ?? '') ?? []);
+    return { ...task, first_thread_id, custom_fields };
   });
 }
 

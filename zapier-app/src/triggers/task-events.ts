@@ -2,23 +2,39 @@
  * The instant triggers on v2 task events (`task_updated`, `task_uncompleted`): a webhook subscription per
  * Zap, narrowed to the chosen board in `perform` (v2 subscriptions filter by mailbox scope only). The output
  * is the v2 task with `id` = the event's id (so each change triggers, even of the same task) and `task_id`
- * = the task's id, which the actions take. Samples: at most 10 of the board's newest tasks the event could
- * have delivered, in the same shape; both carry each custom field's name and option labels beside its ids.
+ * = the task's id, which the actions take; `task_updated` adds what changed (task-changes.ts). Samples: at
+ * most 10 of the board's newest tasks the event could have delivered, in the same shape; both carry each
+ * custom field's name and option labels beside its ids.
  */
-import type { Task, WebhookEvent } from '@threadwork/shared';
+import type { CustomField, PreviousAttributes, Task, WebhookEvent } from '@threadwork/shared';
 import type { Trigger } from 'zapier-platform-core';
 import { boardField, Inputs, teamField } from '../creates/fields.ts';
 import { task as taskResource } from '../creates/resources.ts';
-import { withFieldLabels } from '../creates/task-output.ts';
+import { readBoardFields, unlabelled, withFieldLabels } from '../creates/task-output.ts';
 import { v2Client } from '../lib/clients.ts';
+import {
+  changesOutputFields,
+  changesSample,
+  samplePrevious,
+  type TaskChanges,
+  taskChanges,
+} from './task-changes.ts';
 import { webhookTrigger } from './webhook.ts';
 
-export type TaskEventOutput = Omit<Task, 'id'> & { id: string; task_id: string };
+/** The task (labelled as task-output.ts does) with the event's id; `task_updated` adds what changed. */
+export type TaskEventOutput = Omit<Task, 'id'> & { id: string; task_id: string } & Partial<TaskChanges>;
+
+/** One event (or sample) before its custom fields are labelled: its id, the task, what changed. */
+interface TaskEvent {
+  id: string;
+  task: Task;
+  previous?: PreviousAttributes | undefined;
+}
 
 /** Samples: at most this many of the board's newest tasks. */
 const SAMPLE_COUNT = 10;
 
-export function taskEventOutput(id: string, task: Task): TaskEventOutput {
+function taskEventOutput(id: string, task: Task): TaskEventOutput {
   return { ...task, id, task_id: task.id };
 }
 
@@ -37,7 +53,9 @@ export interface TaskEventTriggerOptions {
 }
 
 export function taskEventTrigger(options: TaskEventTriggerOptions): Trigger {
-  return webhookTrigger<TaskEventOutput>({
+  // task.updated carries `previous_attributes`; its output says what changed.
+  const withChanges = options.event === 'task.updated';
+  return webhookTrigger<TaskEventOutput, TaskEvent>({
     key: options.key,
     noun: 'Task',
     label: options.label,
@@ -52,9 +70,13 @@ export function taskEventTrigger(options: TaskEventTriggerOptions): Trigger {
       }),
     ],
     output: (event: WebhookEvent, bundle) => {
-      const task = (event.data as { task: Task }).task;
+      const { task, previous_attributes } = event.data as {
+        task: Task;
+        previous_attributes?: PreviousAttributes;
+      };
       const boardId = new Inputs(bundle.inputData).text('board_id');
-      return boardId === undefined || task.board_id === boardId ? taskEventOutput(event.id, task) : undefined;
+      if (boardId !== undefined && task.board_id !== boardId) return undefined;
+      return { id: event.id, task, previous: previous_attributes };
     },
     performList: async (z, bundle) => {
       const boardId = new Inputs(bundle.inputData).required('board_id');
@@ -67,19 +89,47 @@ export function taskEventTrigger(options: TaskEventTriggerOptions): Trigger {
         .filter((task) => options.sampleFilter?.(task) ?? true)
         .toSorted((a, b) => Date.parse(b.created_at ?? '') - Date.parse(a.created_at ?? ''))
         .slice(0, SAMPLE_COUNT)
-        .map((task) => taskEventOutput(sampleEventId(options.event, task), task));
+        .map((task) => ({
+          id: sampleEventId(options.event, task),
+          task,
+          previous: withChanges ? samplePrevious(task) : undefined,
+        }));
     },
-    // As the task actions' output: each custom field's name and option labels (one read of the board's fields).
-    complete: async (z, bundle, outputs) =>
-      (await withFieldLabels(
-        await v2Client(z, bundle),
-        outputs as unknown as Task[],
-      )) as unknown as TaskEventOutput[],
-    sample: taskEventOutput('evt_7d3a9c1e5b2f4a6c', taskResource.sample),
+    // As the task actions' output: each custom field's name and option labels, current and previous alike
+    // (one read of each board's fields).
+    complete: async (z, bundle, events) => {
+      const client = await v2Client(z, bundle);
+      const known = await readBoardFields(
+        client,
+        events
+          .filter(
+            ({ task, previous }) =>
+              unlabelled(task.custom_fields) || (previous?.custom_fields?.length ?? 0) > 0,
+          )
+          .map(({ task }) => task.board_id),
+        new Map<string, CustomField[]>(),
+      );
+      const tasks = await withFieldLabels(
+        client,
+        events.map(({ task }) => task),
+        known,
+      );
+      return events.map(({ id, task, previous }, index) => ({
+        ...taskEventOutput(id, tasks[index]!),
+        ...(withChanges ? taskChanges(previous, known.get(task.board_id ?? '') ?? []) : {}),
+      }));
+    },
+    sample: withChanges
+      ? {
+          ...taskEventOutput('evt_7d3a9c1e5b2f4a6c', { ...taskResource.sample, shade: 'red' }),
+          ...changesSample,
+        }
+      : taskEventOutput('evt_7d3a9c1e5b2f4a6c', taskResource.sample),
     outputFields: [
       { key: 'id', label: 'Event ID' },
       { key: 'task_id', label: 'Task ID' },
       ...taskResource.outputFields.filter((field) => field.key !== 'id'),
+      ...(withChanges ? changesOutputFields : []),
     ],
   });
 }

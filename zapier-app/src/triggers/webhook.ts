@@ -26,7 +26,11 @@ interface WebhookSubscribeData {
   secret: string;
 }
 
-export interface WebhookTriggerOptions<O extends { id: string }> {
+/**
+ * `O` is the trigger's output; `R` what `output` and `performList` give before `complete` (the same unless
+ * `complete` turns one into the other).
+ */
+export interface WebhookTriggerOptions<O extends { id: string }, R extends { id: string } = O> {
   key: string;
   noun: string;
   label: string;
@@ -37,17 +41,22 @@ export interface WebhookTriggerOptions<O extends { id: string }> {
   inputFields: InputField[];
   /** The subscription's filters (what the service narrows itself); none when undefined. */
   filters?: (bundle: Bundle) => { scope: (typeof FILTER_SCOPES)[number] } | undefined;
-  /** The output of one verified event of type `event`; undefined when it does not concern this Zap. */
-  output: (event: WebhookEvent, bundle: Bundle) => O | undefined;
+  /** What one verified event of type `event` gives; undefined when it does not concern this Zap. */
+  output: (event: WebhookEvent, bundle: Bundle) => R | undefined;
   /** Samples: live data in the shape `output` gives. */
-  performList: (z: ZObject, bundle: Bundle) => Promise<O[]>;
+  performList: (z: ZObject, bundle: Bundle) => Promise<R[]>;
   /** What deliveries and samples alike add after `output` (e.g. custom fields' option labels). */
-  complete?: (z: ZObject, bundle: Bundle, outputs: O[]) => Promise<O[]>;
+  complete?: (z: ZObject, bundle: Bundle, items: R[]) => Promise<O[]>;
   sample: O;
   outputFields: OutputField[];
 }
 
-export function webhookTrigger<O extends { id: string }>(options: WebhookTriggerOptions<O>): Trigger {
+export function webhookTrigger<O extends { id: string }, R extends { id: string } = O>(
+  options: WebhookTriggerOptions<O, R>,
+): Trigger {
+  const complete = (z: ZObject, bundle: Bundle, items: R[]): Promise<O[]> | O[] =>
+    options.complete === undefined ? (items as unknown as O[]) : options.complete(z, bundle, items);
+
   const performSubscribe = withZapierErrors(async (z: ZObject, bundle: Bundle) => {
     const token = await exchangeCredentials(z, bundle);
     const filters = options.filters?.(bundle);
@@ -100,7 +109,7 @@ export function webhookTrigger<O extends { id: string }>(options: WebhookTrigger
     if (event.type !== options.event) return [];
     const output = options.output(event, bundle);
     if (output === undefined) return [];
-    return options.complete === undefined ? [output] : options.complete(z, bundle, [output]);
+    return complete(z, bundle, [output]);
   };
 
   return {
@@ -114,8 +123,7 @@ export function webhookTrigger<O extends { id: string }>(options: WebhookTrigger
       performUnsubscribe,
       perform,
       performList: withZapierErrors(async (z: ZObject, bundle: Bundle) => {
-        const samples = await options.performList(z, bundle);
-        return options.complete === undefined ? samples : options.complete(z, bundle, samples);
+        return complete(z, bundle, await options.performList(z, bundle));
       }),
       sample: options.sample,
       outputFields: options.outputFields,

@@ -7,6 +7,7 @@ import type { ThreadworkClient } from '@threadwork/shared';
 import { DEFAULT_SCOPES } from '@threadwork/shared/schemas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LiveServer } from '../../../test/e2e/test/helpers/live-server.ts';
+import type { ReceivedRequest } from '../../../test/e2e/test/helpers/receiver.ts';
 import { operationOf } from '../creates/support.ts';
 import { appTester, type Operation, sessionPerform, zapierMessage } from '../helpers/auth.ts';
 import {
@@ -396,6 +397,97 @@ describe('journeys: turning a Zap off and on', () => {
     });
     expect(reply).toMatchObject({ message_id: arrived.message_id, from_email: 'bob@stone.test' });
     await zap.off(second);
+  });
+});
+
+describe('journeys: a Filter on what changed', () => {
+  /**
+   * The Zap "Task Updated (Roadmap) → Filter: only continue if Changed Fields (Text) Contains Color → Set Task
+   * Color (red)", run as Zapier runs it: each delivery to its hook is one run. Zapier's Filter reads a list as
+   * its items joined by commas.
+   */
+  const path = '/journey-filter';
+  const inputData = { board_id: IDS.board };
+  const handled = new Set<ReceivedRequest>();
+  let subscribeData: unknown;
+  /** A change on another board: the Zap's hook hears of it after anything recorded before, and ignores it. */
+  let marker: { id: string };
+  let markerTurn = 0;
+
+  beforeAll(async () => {
+    subscribeData = await zapOn('task_updated', inputData, path).on();
+    marker = await service.tasks.create({ list_id: IDS.leads, title: 'Journey: marker' });
+  });
+  afterAll(async () => {
+    await zapOn('task_updated', inputData, path).off(subscribeData);
+  });
+
+  /** Runs the Zap on every delivery until none comes (at most 6 rounds: more is a Zap feeding itself). */
+  async function runZap(taskId: string): Promise<{ runs: number; acted: number }> {
+    let runs = 0;
+    let acted = 0;
+    for (let round = 0; round < 6; round++) {
+      const shade = markerTurn++ % 2 === 0 ? 'blue' : 'green';
+      await service.tasks.update(marker.id, { shade });
+      await receiver.waitFor(
+        (request) =>
+          request.path.endsWith(path) &&
+          (request.json as { data?: { task?: { id?: string; shade?: string } } }).data?.task?.id ===
+            marker.id &&
+          !handled.has(request),
+      );
+      // Deliveries go out concurrently: a moment for one recorded just before the marker's.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const fresh = receiver.received.filter(
+        (request) => request.path.endsWith(path) && !handled.has(request),
+      );
+      for (const request of fresh) handled.add(request);
+      const ours = fresh.filter(
+        (request) => (request.json as { data?: { task?: { id?: string } } }).data?.task?.id === taskId,
+      );
+      if (ours.length === 0) return { runs, acted };
+      for (const delivery of ours) {
+        runs++;
+        const [item] = (await appTester(hook('task_updated', 'perform'), {
+          authData,
+          inputData,
+          subscribeData,
+          ...deliveryBundle(delivery),
+        })) as Array<Record<string, unknown>>;
+        if (!String(item!['changed_fields']).includes('Color')) continue;
+        await step('set_task_color', { task_id: item!['task_id'], shade: 'red' });
+        acted++;
+        expect((await service.tasks.get(taskId)).shade).toBe('red');
+      }
+    }
+    throw new Error('the Zap keeps triggering itself');
+  }
+
+  it('a custom-field change stops at the Filter; a colour change is repainted once, and the Zap stops', async () => {
+    const task = await service.tasks.create({ list_id: IDS.todo, title: 'Journey: keep me red' });
+    await service.tasks.update(task.id, {
+      custom_fields: [{ field_id: IDS.priority, value: [IDS.priorityHigh] }],
+    });
+    expect(await runZap(task.id)).toEqual({ runs: 1, acted: 0 });
+    expect(await service.tasks.get(task.id)).toMatchObject({ shade: 'none' });
+
+    // Someone paints it, twice: each time the Zap repaints it red (one run), hears its own change (one more
+    // run, which changes nothing, so no event), and stops.
+    for (const shade of ['blue', 'green'] as const) {
+      await service.tasks.update(task.id, { shade });
+      expect(await runZap(task.id)).toEqual({ runs: 2, acted: 2 });
+      expect(await service.tasks.get(task.id)).toMatchObject({
+        shade: 'red',
+        custom_fields: [{ field_id: IDS.priority, value: [IDS.priorityHigh] }],
+      });
+    }
+
+    // A priority change on the red task stops at the Filter again.
+    await service.tasks.update(task.id, {
+      custom_fields: [{ field_id: IDS.priority, value: [IDS.priorityLow] }],
+    });
+    expect(await runZap(task.id)).toEqual({ runs: 1, acted: 0 });
+    expect((await service.tasks.get(task.id)).shade).toBe('red');
   });
 });
 

@@ -14,6 +14,9 @@ import { triggerOperation } from '../helpers/triggers.ts';
 
 type Operations = Record<string, { operation: Record<string, unknown> }>;
 const trigger = triggerOperation;
+/** A trigger's static sample (what the Zap editor shows before any live sample). */
+const staticSample = (key: string) =>
+  (App.triggers as unknown as Operations)[key]!.operation['sample'] as Record<string, unknown>;
 function step(kind: 'creates' | 'searches', key: string, name = 'perform'): Operation {
   return (App[kind] as unknown as Operations)[key]?.operation[name] as Operation;
 }
@@ -250,6 +253,75 @@ describe('task triggers, live', () => {
     await appTester(trigger('task_updated', 'performUnsubscribe'), { authData, subscribeData: again });
   });
 
+  it('task_updated says exactly what changed: the colour, then a custom field set, then changed; samples have the same keys', async () => {
+    const inputData = { board_id: IDS.board };
+    const subscribeData = await subscribe('task_updated', '/changes', inputData);
+    const task = await service.tasks.create({ list_id: IDS.todo, title: 'Live: what changed' });
+    const perform = async (delivery: ReceivedRequest) =>
+      (
+        await appTester(trigger('task_updated', 'perform'), {
+          authData,
+          inputData,
+          subscribeData,
+          ...deliveryBundle(delivery),
+        })
+      )[0] as Record<string, unknown>;
+    const unchanged = {
+      previous_shade: null,
+      previous_custom_fields: [],
+      previous_assignee_name: null,
+      previous_assignee_email: null,
+      previous_thread_ids: null,
+    };
+    const outputs: Array<Record<string, unknown>> = [];
+    const patches = [
+      { shade: 'red' as const },
+      { custom_fields: [{ field_id: IDS.priority, value: [IDS.priorityHigh] }] },
+      { custom_fields: [{ field_id: IDS.priority, value: [IDS.priorityLow] }] },
+    ];
+    for (const [index, patch] of patches.entries()) {
+      await service.tasks.update(task.id, patch);
+      const deliveries = await deliveriesFor('/changes', task.id, index + 1);
+      expect(deliveries).toHaveLength(index + 1);
+      outputs.push(await perform(deliveries[index]!));
+    }
+    expect(outputs[0]).toMatchObject({
+      ...unchanged,
+      shade: 'red',
+      changed_fields: ['Color'],
+      previous_shade: 'none',
+    });
+    expect(outputs[1]).toMatchObject({
+      ...unchanged,
+      changed_fields: ['Priority'],
+      custom_fields: [
+        { field_id: IDS.priority, value: [IDS.priorityHigh], name: 'Priority', labels: ['High'] },
+      ],
+      previous_custom_fields: [{ field_id: IDS.priority, value: null, name: 'Priority', labels: [] }],
+    });
+    expect(outputs[2]).toMatchObject({
+      ...unchanged,
+      changed_fields: ['Priority'],
+      custom_fields: [
+        { field_id: IDS.priority, value: [IDS.priorityLow], name: 'Priority', labels: ['Low'] },
+      ],
+      previous_custom_fields: [
+        { field_id: IDS.priority, value: [IDS.priorityHigh], name: 'Priority', labels: ['High'] },
+      ],
+    });
+
+    // The samples a Zap builder maps from (live and static) have exactly the keys of a live delivery.
+    const keys = Object.keys(outputs[0]!).sort();
+    const samples = (await appTester(trigger('task_updated', 'performList'), {
+      authData,
+      inputData,
+    })) as Array<Record<string, unknown>>;
+    expect(samples.map((sample) => sample['task_id'])).toContain(task.id);
+    for (const sample of [...samples, staticSample('task_updated')])
+      expect(Object.keys(sample).sort()).toEqual(keys);
+    await appTester(trigger('task_updated', 'performUnsubscribe'), { authData, subscribeData });
+  });
+
   it('task_uncompleted: Mark Task Incomplete run by a Zap step triggers it', async () => {
     const inputData = { board_id: IDS.board };
     const subscribeData = await subscribe('task_uncompleted', '/uncompleted', inputData);
@@ -271,6 +343,10 @@ describe('task triggers, live', () => {
     })) as Task[];
     expect(samples.length).toBeGreaterThan(0);
     expect(samples.length).toBeLessThanOrEqual(10);
+    const keys = Object.keys(output).sort();
+    for (const sample of [...samples, staticSample('task_uncompleted')]) {
+      expect(Object.keys(sample).sort()).toEqual(keys);
+    }
     await appTester(trigger('task_uncompleted', 'performUnsubscribe'), { authData, subscribeData });
   });
 
