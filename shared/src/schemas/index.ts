@@ -13,3 +13,4 @@ export * from './v2/me.ts';
 export * from './v2/tasks.ts';
 export * from './v2/teams.ts';
 export * from './v2/webhooks.ts';
+export * from './limits.ts';
