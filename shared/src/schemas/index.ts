@@ -1,6 +1,7 @@
 export * from './common.ts';
 export * from './console.ts';
 export * from './errors.ts';
+export * from './limits.ts';
 export * from './scopes.ts';
 export * from './v1/index.ts';
 export * from './v2/analysis.ts';
@@ -13,4 +14,3 @@ export * from './v2/me.ts';
 export * from './v2/tasks.ts';
 export * from './v2/teams.ts';
 export * from './v2/webhooks.ts';
-export * from './limits.ts';
