@@ -16,7 +16,11 @@ export default defineBackground({
       openTab: async (url) => {
         await browser.tabs.create({ url });
       },
-      openOptions: () => browser.runtime.openOptionsPage(),
+      openOptions: async (grant) => {
+        // At its "Allow access" button: a page of its own (the settings tab may be open without it).
+        if (grant) await browser.tabs.create({ url: browser.runtime.getURL('/options.html#grant') });
+        else await browser.runtime.openOptionsPage();
+      },
       shortcuts: {
         current: async () =>
           (await browser.commands.getAll()).find((command) => command.name === CREATE_TASK_COMMAND)?.shortcut,
