@@ -381,10 +381,12 @@ export function createService(deps: ServiceDeps) {
     async handle(message: unknown): Promise<Result<unknown>> {
       const parsed = RequestSchema.safeParse(message);
       if (!parsed.success) {
-        const details = parsed.error.issues
-          .map((issue) => `${issue.path.join('.') || '(message)'}: ${issue.message}`)
-          .join('; ');
-        return { ok: false, error: { kind: 'invalid', message: `Invalid request: ${details}` } };
+        const issues = parsed.error.issues;
+        // The settings form's fields have messages of their own, written for the user (lib/protocol.ts).
+        const message = issues.every((issue) => issue.path[0] === 'settings')
+          ? issues.map((issue) => issue.message).join(' ')
+          : `Invalid request: ${issues.map((issue) => `${issue.path.join('.') || '(message)'}: ${issue.message}`).join('; ')}`;
+        return { ok: false, error: { kind: 'invalid', message } };
       }
       try {
         // What the background answers is held to the protocol too: a page never reads a shape it was not promised.
