@@ -127,7 +127,7 @@ export function TaskForm({
         <CustomFields
           fields={fields}
           values={values.fields}
-          onChange={(id, value) => update({ fields: { ...values.fields, [id]: value } })}
+          onChange={draft.setField}
         />
       )}
       {fieldsError && (

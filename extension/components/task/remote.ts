@@ -89,20 +89,23 @@ export function useSlow(active: boolean, ms: number): boolean {
 }
 
 /**
- * Keeps the chosen id when it is one of `items` (the user's own choice stands), else picks the remembered
- * one, else the first; among the `usable` items when there are any. It reads the choice as it is when the
- * answer lands (an updater), not as it was at the render before: a user who picks in between keeps the pick.
+ * Keeps the chosen id when it is one of `items` and may stay (`keep`: the user's own choice always may),
+ * else picks the remembered one, else the first; among the `usable` items when there are any. It reads the
+ * choice as it is when the answer lands (an updater), not as it was at the render before: a user who picks in
+ * between keeps the pick.
  */
 export function useChoice<T extends { id: string }>(
   items: T[] | null,
   setId: (update: (current: string) => string) => void,
   remembered: () => string | undefined,
   usable: (item: T) => boolean = () => true,
+  keep: (item: T) => boolean = () => true,
 ) {
   useEffect(() => {
     if (items === null) return;
     setId((current) => {
-      if (items.some((item) => item.id === current)) return current;
+      const chosen = items.find((item) => item.id === current);
+      if (chosen !== undefined && keep(chosen)) return current;
       const candidates = items.some(usable) ? items.filter(usable) : items;
       return (candidates.find((item) => item.id === remembered()) ?? candidates[0])?.id ?? '';
     });

@@ -5,7 +5,7 @@
  * per step; the answers kept from the last use show before that.
  */
 import type { Board, BoardMember, CustomField, List, Team } from '@threadwork/shared/schemas';
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import type { Send } from '../../lib/messaging.ts';
 import { type Choice, PERSONAL } from '../../lib/protocol.ts';
 import type { Answers } from './answers.ts';
@@ -80,12 +80,15 @@ export function useDestination(
           ...teams.data.map((team) => ({ id: team.id, name: team.name, paid: isPaid(team) })),
           ...((personalBoards.data ?? []).length > 0 ? [{ id: PERSONAL, name: 'Personal', paid: true }] : []),
         ];
-  // The default team is one where a task can be made: the remembered one while it is paid, else the first paid.
+  // The default team is one where a task can be made: the remembered one while it is paid, else the first
+  // paid; an unpaid team stays chosen only when the user chose it.
+  const teamPicked = useRef(false);
   useChoice(
     teamChoices,
     setTeamId,
     () => remembered?.team_id,
     (team) => team.paid,
+    (team) => team.paid || teamPicked.current,
   );
   const team = teamChoices?.find((candidate) => candidate.id === teamId);
   const unpaid = team !== undefined && !team.paid;
@@ -142,6 +145,7 @@ export function useDestination(
     choice: { team_id: teamId, board_id: boardId, list_id: listId },
     chooseTeam: (id) => {
       if (id === teamId) return;
+      teamPicked.current = true;
       setTeamId(id);
       // The board and list of another team mean nothing here: the new team's answer picks them.
       setBoardId('');

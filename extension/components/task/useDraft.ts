@@ -77,6 +77,8 @@ export interface DraftHandle {
   /** Whether this draft was written earlier and kept (the panel says so, with a way to discard it). */
   restored: boolean;
   update(patch: Partial<Omit<Draft, 'key' | 'edited'>>): void;
+  /** One custom field's value (several may change before the next render). */
+  setField(fieldId: string, value: FieldInput): void;
   /** Back to a fresh draft; what was typed is gone. */
   discard(): void;
   /** The create succeeded: the next one is a new operation, with a new key. */
@@ -96,28 +98,21 @@ export function useDraft(thread: ThreadMeta): DraftHandle {
     keepDraft(thread.id, draft);
     setState({ draft, restored });
   };
+  const change = (next: (draft: Draft) => Draft) =>
+    setState((previous) => {
+      const draft = next(previous.draft);
+      keepDraft(thread.id, draft);
+      return { ...previous, draft };
+    });
   return {
     draft: state.draft,
     restored: state.restored,
-    update: (patch) =>
-      setState((previous) => {
-        const draft = { ...previous.draft, ...patch, edited: true };
-        keepDraft(thread.id, draft);
-        return { ...previous, draft };
-      }),
+    update: (patch) => change((draft) => ({ ...draft, ...patch, edited: true })),
+    setField: (fieldId, value) =>
+      change((draft) => ({ ...draft, fields: { ...draft.fields, [fieldId]: value }, edited: true })),
     discard: () => replace(freshDraft(thread)),
-    attempt: () =>
-      setState((previous) => {
-        const draft = { ...previous.draft, edited: true };
-        keepDraft(thread.id, draft);
-        return { ...previous, draft };
-      }),
+    attempt: () => change((draft) => ({ ...draft, edited: true })),
     sent: () => replace(freshDraft(thread)),
-    renewKey: () =>
-      setState((previous) => {
-        const draft = { ...previous.draft, key: crypto.randomUUID() };
-        keepDraft(thread.id, draft);
-        return { ...previous, draft };
-      }),
+    renewKey: () => change((draft) => ({ ...draft, key: crypto.randomUUID() })),
   };
 }
