@@ -27,10 +27,19 @@ export function useGrant(access: Access, send: Send, inPanel: boolean): Grant {
       const answer = access.ask(origin);
       setState('waiting');
       return answer.then(async (result) => {
-        if (result === 'refused' && inPanel) {
-          await send({ type: 'options.open', grant: true }).catch(() => {});
-          setState('elsewhere');
-        } else setState(result);
+        if (result !== 'refused' || !inPanel) {
+          setState(result);
+          return result;
+        }
+        // The browser would not ask from here: no need to, when access is there already; else the settings
+        // page asks, in a tab of its own.
+        const has = await send({ type: 'access.has', origin }).catch(() => ({ granted: false }));
+        if (has.granted) {
+          setState('granted');
+          return 'granted';
+        }
+        await send({ type: 'options.open', grant: true }).catch(() => {});
+        setState('elsewhere');
         return result;
       });
     },

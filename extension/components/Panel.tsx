@@ -24,6 +24,8 @@ const FIELD = '.tw-form textarea, .tw-form input, .tw-form select';
 
 export function Panel({ send, access, host }: { send: Send; access: Access; host: FrameHost }) {
   const [thread, setThread] = useState<ThreadMeta | null>(null);
+  /** Nothing is shown (nor asked of the service) before the page says what to show. */
+  const [shownOnce, setShownOnce] = useState(false);
   const [mode, setMode] = useState<PanelMode>('task');
   const [dark, setDark] = useState(false);
   /** A thread left with a draft in it while the panel stayed open: said in the next thread's panel. */
@@ -43,6 +45,7 @@ export function Panel({ send, access, host }: { send: Send; access: Access; host
         setKept({ id: previous.id, subject: previous.subject });
       else if (next !== null) setKept((current) => (current?.id === next.id ? null : current));
       setThread(next);
+      setShownOnce(true);
       if (message.mode !== null) setMode(message.mode);
       setDark(message.dark);
       if (message.focus) setFocusAsked((count) => count + 1);
@@ -128,7 +131,7 @@ export function Panel({ send, access, host }: { send: Send; access: Access; host
           </button>
         </span>
       </div>
-      {shown === 'task' && thread !== null ? (
+      {!shownOnce ? null : shown === 'task' && thread !== null ? (
         <>
           <TaskPanel
             key={thread.id}

@@ -127,6 +127,8 @@ export const Request = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('task.linkThread'), task_id: Id, thread_id: HexId }),
   z.strictObject({ type: z.literal('task.complete'), task_id: Id }),
   z.strictObject({ type: z.literal('task.open'), task_id: Id }),
+  /** Whether the extension may reach this origin now (a page that cannot ask the browser itself). */
+  z.strictObject({ type: z.literal('access.has'), origin: z.string().url() }),
   /** `grant`: at its button that asks for access to the service (a browser that refuses to ask from the panel). */
   z.strictObject({ type: z.literal('options.open'), grant: z.boolean().optional() }),
   z.strictObject({ type: z.literal('drafts.get') }),
@@ -162,6 +164,7 @@ export const Responses = {
   'task.linkThread': z.object({ id: z.string(), thread_ids: z.array(z.string()) }),
   'task.complete': Task,
   'task.open': z.object({ url: z.string() }),
+  'access.has': z.object({ granted: z.boolean() }),
   'options.open': z.object({ opened: z.literal(true) }),
   'drafts.get': z.record(z.string(), Draft),
   'drafts.put': z.object({ thread_id: z.string() }),

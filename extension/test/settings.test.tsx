@@ -284,6 +284,7 @@ describe('saving the connection', () => {
           });
         },
         'options.open': () => ({ opened: true }),
+        'access.has': () => ({ granted: false }),
       }),
     );
     const { access, asked } = fakeAccess('refused');
@@ -302,6 +303,23 @@ describe('saving the connection', () => {
     ]);
     expect(view.byTestId('threadwork-grant-status')!.dataset['state']).toBe('elsewhere');
     expect(view.byTestId('threadwork-grant-status')!.textContent).toContain('in the tab that just opened');
+  });
+
+  it('does not send the user away to allow what is allowed already', async () => {
+    const { send, requests } = fakeSend(
+      handlers({
+        'settings.save': () => SAVED,
+        'me.get': () => ME,
+        'access.has': () => ({ granted: true }),
+        'options.open': () => ({ opened: true }),
+      }),
+    );
+    settings(send, fakeAccess('refused').access);
+    await settle();
+    view.byTestId<HTMLButtonElement>('threadwork-settings-save')!.click();
+    await settle();
+    expect(requests.some((request) => request.type === 'options.open')).toBe(false);
+    expect(view.byTestId('threadwork-settings-whoami')!.textContent).toContain('New Person');
   });
 });
 

@@ -123,13 +123,7 @@ export function TaskForm({
           onChange={to.chooseAssignee}
         />
       </div>
-      {to.boardValid && (
-        <CustomFields
-          fields={fields}
-          values={values.fields}
-          onChange={draft.setField}
-        />
-      )}
+      {to.boardValid && <CustomFields fields={fields} values={values.fields} onChange={draft.setField} />}
       {fieldsError && (
         <p class="tw-muted" data-testid="threadwork-fields-unavailable">
           This board’s own fields could not be read, so they are left empty.

@@ -109,10 +109,15 @@ function LoadedTaskPanel({
     { name: 'board members', remote: to.members, relevant: to.boardValid },
     { name: 'tasks from this thread', remote: threadView, relevant: true },
     { name: 'matching tasks', remote: existing.search, relevant: true },
-  ].filter((load) => load.relevant && load.remote.state !== null);
-  const waiting = loads.filter((load) => load.remote.state?.loading && load.remote.data === null);
+  ];
+  // What is shown is about the current choice; what Retry runs again is everything that failed.
+  const shown = loads.filter((load) => load.relevant && load.remote.state !== null);
+  const waiting = shown.filter((load) => load.remote.state?.loading && load.remote.data === null);
   const slow = useSlow(waiting.length > 0 || pending || existing.linking, PROGRESS_AFTER_MS);
-  const failed = loads.filter((load) => load.remote.state?.error != null);
+  const failed = shown.filter((load) => load.remote.state?.error != null);
+  const retried = [...loads, { remote: to.fields }, { remote: to.personal }].filter(
+    (load) => load.remote.state?.error != null,
+  );
   const setupError =
     'error' in setup
       ? setup.error
@@ -141,7 +146,7 @@ function LoadedTaskPanel({
     existing.clearError();
     action?.retry?.();
     link?.retry();
-    for (const load of failed) load.remote.reload();
+    for (const load of retried) load.remote.reload();
   };
   // Access granted (here, or in the settings tab the panel opened): what failed for the want of it runs again.
   const retryRef = useRef(retryAll);

@@ -72,9 +72,11 @@ export function useDestination(
     answers,
   );
   const isPersonal = teamId === PERSONAL;
-  // "Personal" is known to exist or not once its answer came (a failure there means none to offer).
+  // "Personal" joins the teams once its answer comes (a failure there means none to offer); the teams do not
+  // wait for it, unless Personal is the choice to keep.
+  const personalPending = personalBoards.data === null && personalBoards.state?.error == null;
   const teamChoices =
-    teams.data === null || (personalBoards.data === null && personalBoards.state?.error == null)
+    teams.data === null || (personalPending && isPersonal)
       ? null
       : [
           ...teams.data.map((team) => ({ id: team.id, name: team.name, paid: isPaid(team) })),

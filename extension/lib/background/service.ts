@@ -333,6 +333,8 @@ export function createService(deps: ServiceDeps) {
         await deps.openTab(url);
         return { url };
       }
+      case 'access.has':
+        return { granted: await deps.hasHostPermission(originPattern(request.origin)) };
       case 'options.open':
         await deps.openOptions(request.grant);
         return { opened: true };

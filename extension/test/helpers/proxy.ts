@@ -7,6 +7,10 @@ export type ProxyMode = { kind: 'pass' } | { kind: 'slow'; ms: number } | { kind
 export interface ServiceProxy {
   origin: string;
   set(mode: ProxyMode): void;
+  /** Every request that reached the proxy: method, path (without the query) and when (performance.now()). */
+  readonly log: { method: string; path: string; at: number }[];
+  /** Resolves once no request is in flight (a closed tab's requests still hold connections until answered). */
+  idle(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -16,9 +20,22 @@ export interface ServiceProxy {
  */
 export async function startProxy(target: string): Promise<ServiceProxy> {
   let mode: ProxyMode = { kind: 'pass' };
+  const log: ServiceProxy['log'] = [];
+  let inFlight = 0;
+  const settled: (() => void)[] = [];
   const sockets = new Set<Socket>();
   const server: Server = createServer(async (request, response) => {
+    inFlight += 1;
+    response.once('close', () => {
+      inFlight -= 1;
+      if (inFlight === 0) for (const done of settled.splice(0)) done();
+    });
     const current = mode;
+    log.push({
+      method: request.method ?? 'GET',
+      path: (request.url ?? '').split('?')[0]!,
+      at: performance.now(),
+    });
     if (current.kind === 'down') {
       request.socket.destroy();
       return;
@@ -59,6 +76,8 @@ export async function startProxy(target: string): Promise<ServiceProxy> {
     set: (next) => {
       mode = next;
     },
+    log,
+    idle: () => (inFlight === 0 ? Promise.resolve() : new Promise((done) => settled.push(done))),
     stop: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((done) => server.close(() => done()));
