@@ -118,4 +118,13 @@ kbd { font-family: monospace; font-size: 12px; border: 1px solid var(--tw-border
 .tw-settings { min-width: 0; }
 .tw-secret { display: block; word-break: break-all; background: var(--tw-field); padding: 6px; margin: 6px 0; border-radius: 4px; font-family: monospace; }
 .tw-hint { color: var(--tw-muted); font-size: 12px; }
+.tw-notice { margin: 0; padding: 6px 8px; border-radius: 6px; background: var(--tw-soft); color: var(--tw-on-soft); overflow-wrap: anywhere; }
+.tw-problem { color: var(--tw-error-fg); font-size: 12px; }
+input[aria-invalid=true] { border-color: var(--tw-danger); }
+.tw-notes-hint { margin: 2px 0 0; }
+.tw-fields { border: 1px solid var(--tw-line); border-radius: 8px; margin: 0; padding: 4px 10px 10px; display: flex; flex-direction: column; gap: 6px; min-width: 0; }
+.tw-fields > legend, .tw-field-options > legend { color: var(--tw-label); font-size: 12px; padding: 0 4px; }
+.tw-field-options { border: 0; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 2px 14px; min-width: 0; }
+.tw-field-options > legend { padding: 0; margin-bottom: 2px; }
+.tw-field-options label { flex: none; }
 `;

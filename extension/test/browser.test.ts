@@ -250,3 +250,63 @@ describe.runIf(BROWSER_TESTS)('the extension in the mailbox', () => {
     await page.close();
   });
 });
+
+describe.runIf(BROWSER_TESTS)('what the mailbox page may read', () => {
+  it('finds no secret in any DOM a mailbox script can reach while the panel shows a new key’s secret', async () => {
+    await (await configure(server.origin)).close();
+    const page = await browser.context.newPage();
+    await page.goto(MAILBOX_URL);
+    // A script of the mailbox page listens to every message its window receives, from the start.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { seen: string[] }).seen = seen;
+      window.addEventListener('message', (event) => seen.push(JSON.stringify(event.data)));
+    });
+    await openThread(page, 'FMfcgzQXJlunch');
+    await page.getByTestId('threadwork-create-task').click();
+    const view = panel(page);
+    await view.getByTestId('threadwork-panel').getByRole('button', { name: 'Settings' }).click();
+    // A secret typed into the connection form, not saved…
+    await view.getByTestId('threadwork-settings-api-secret').fill('typed-secret-0123456789');
+    // …and a new key's secret, shown once.
+    await view.getByRole('tab', { name: 'API keys' }).click();
+    await view.getByTestId('threadwork-key-name').fill('Isolation check');
+    await view.getByTestId('threadwork-key-create').click();
+    const secret = (await view.getByTestId('threadwork-key-secret').textContent()) ?? '';
+    expect(secret.length).toBeGreaterThan(8);
+
+    // Everything a script of the page can reach: its document, every open shadow root, every frame that
+    // lets it in; text, attributes and form values.
+    const reached = await page.evaluate(() => {
+      const found: string[] = [];
+      const refused: string[] = [];
+      const visit = (root: Document | ShadowRoot) => {
+        for (const element of Array.from(root.querySelectorAll('*'))) {
+          found.push(element.textContent ?? '');
+          for (const attribute of Array.from(element.attributes)) found.push(attribute.value);
+          if ('value' in element) found.push(String((element as HTMLInputElement).value));
+          if (element.shadowRoot !== null) visit(element.shadowRoot);
+          if (element instanceof HTMLIFrameElement) {
+            try {
+              const inner = element.contentDocument ?? element.contentWindow?.document;
+              if (inner) visit(inner);
+              else refused.push(element.src);
+            } catch {
+              refused.push(element.src);
+            }
+          }
+        }
+      };
+      visit(document);
+      return { text: found.join('\n'), refused, messages: (window as unknown as { seen: string[] }).seen };
+    });
+    expect(reached.text).not.toContain(secret);
+    expect(reached.text).not.toContain('typed-secret-0123456789');
+    expect(reached.text).not.toContain(SEED.credentials.apiSecret);
+    expect(reached.messages.join('\n')).not.toContain(secret);
+    expect(reached.messages.join('\n')).not.toContain('typed-secret');
+    // The panel's frame is the one place the page could not enter.
+    expect(reached.refused).toEqual([expect.stringMatching(/^chrome-extension:\/\/[a-z]+\/panel\.html$/)]);
+    await page.close();
+  });
+});

@@ -287,13 +287,13 @@ describe.runIf(BROWSER_TESTS)('the task panel in the mailbox', () => {
     const sent = (path: string) => proxy.log.find((entry) => entry.path === path)?.at ?? Number.NaN;
     const teams = sent('/v2/teams');
     const arrivals = JSON.stringify(proxy.log.map(({ path, at }) => [path, Math.round(at - teams)]));
+    // One request after the answer of another would come a whole round trip (2 s) later.
     for (const path of [
       '/v2/boards',
       `/v2/boards/${SEED.board}/lists`,
       `/v2/boards/${SEED.board}/members`,
       `/v2/boards/${SEED.board}/custom-fields`,
     ])
-      // One request after the answer of another would come a whole round trip (2 s) later.
       expect(Math.abs(sent(path) - teams), `${path} in ${arrivals}`).toBeLessThan(1900);
     await fresh.close();
     proxy.set({ kind: 'pass' });

@@ -153,7 +153,7 @@ export async function openOptions(browser: LoadedBrowser): Promise<Page> {
 
 /** Fills the settings form with the seed's credentials (or a changed secret) without saving. */
 export async function fillSettings(
-  page: Page,
+  page: Page | Frame,
   origin: string,
   overrides: { apiSecret?: string } = {},
 ): Promise<void> {
