@@ -40,10 +40,14 @@ export class MailboxUi {
   /** The next show message takes the keyboard into the frame (the panel was just opened). */
   #focus = false;
 
-  constructor(ctx: ContentScriptContext, document: Document, extensionOrigin: string) {
+  /** Tells the background the panel is about to open, so what it asks for first is on its way already. */
+  readonly #warm: () => void;
+
+  constructor(ctx: ContentScriptContext, document: Document, extensionOrigin: string, warm: () => void) {
     this.#ctx = ctx;
     this.#document = document;
     this.#origin = extensionOrigin;
+    this.#warm = warm;
     const view = document.defaultView;
     if (view !== null) {
       ctx.addEventListener(view, 'message', (event) => this.#onFrameMessage(event as MessageEvent));
@@ -71,6 +75,7 @@ export class MailboxUi {
   }
 
   openPanel(mode: PanelMode = this.#thread === null ? 'settings' : 'task'): void {
+    if (mode === 'task') this.#warm();
     this.#mode = mode;
     this.#focus = true;
     this.#button?.control.setAttribute('aria-expanded', 'true');
@@ -220,8 +225,11 @@ export class MailboxUi {
       if (this.#mode !== null) this.closePanel();
       else this.openPanel('task');
     });
-    // The panel's page starts loading as soon as the user reaches for the button.
-    const warm = () => this.#ensureFrame();
+    // The panel's page starts loading, and its first answers coming, as soon as the user reaches for the button.
+    const warm = () => {
+      this.#ensureFrame();
+      this.#warm();
+    };
     control.addEventListener('pointerenter', warm, { once: true });
     control.addEventListener('focus', warm, { once: true });
     shadow.mount.append(control);
@@ -235,7 +243,13 @@ export class MailboxUi {
  */
 export function startMailbox(ctx: ContentScriptContext, document: Document): MailboxUi {
   // The extension's origin as its pages' messages carry it (`new URL` gives no origin for these schemes).
-  const ui = new MailboxUi(ctx, document, browser.runtime.getURL('/').replace(/\/$/, ''));
+  const ui = new MailboxUi(ctx, document, browser.runtime.getURL('/').replace(/\/$/, ''), () => {
+    try {
+      browser.runtime.sendMessage({ type: 'panel.warm' }).catch(() => {});
+    } catch {
+      // The extension was updated under the page: this script's context is gone.
+    }
+  });
   const stop = watchOpenThread(
     document,
     (thread) => {

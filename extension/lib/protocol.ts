@@ -69,7 +69,13 @@ export const LinkedTaskView = z.object({
 });
 export type LinkedTaskView = z.infer<typeof LinkedTaskView>;
 
-/** The open thread as the service knows it: `known` false when it is not in the user's connected mailbox. */
+/** How many of a thread's tasks the panel reads the state of (the newest): a panel's worth. */
+export const LINKED_STATES = 10;
+
+/**
+ * The open thread as the service knows it: `known` false when it is not in the user's connected mailbox.
+ * Its tasks come by id and title (their state unknown, null) until `tasks.states` reads them.
+ */
 export const ThreadView = z.object({ known: z.boolean(), tasks: z.array(LinkedTaskView) });
 export type ThreadView = z.infer<typeof ThreadView>;
 
@@ -113,6 +119,8 @@ export const Request = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('lists.list'), board_id: Id }),
   z.strictObject({ type: z.literal('members.list'), board_id: Id }),
   z.strictObject({ type: z.literal('thread.get'), thread_id: HexId }),
+  /** The state of some of a thread's tasks (the newest few): completed, and where each is. */
+  z.strictObject({ type: z.literal('tasks.states'), task_ids: z.array(Id).min(1).max(LINKED_STATES) }),
   z.strictObject({
     type: z.literal('task.create'),
     task: CreateTaskRequest,
@@ -131,6 +139,11 @@ export const Request = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('access.has'), origin: z.string().url() }),
   /** `grant`: at its button that asks for access to the service (a browser that refuses to ask from the panel). */
   z.strictObject({ type: z.literal('options.open'), grant: z.boolean().optional() }),
+  /**
+   * The panel is about to open (the pointer reached the button, or it was clicked): what it will ask for
+   * first (the teams, boards and lists of the last choice) is asked for now, while its frame loads.
+   */
+  z.strictObject({ type: z.literal('panel.warm') }),
   z.strictObject({ type: z.literal('drafts.get') }),
   /** A null draft forgets the thread's (created, or discarded). */
   z.strictObject({ type: z.literal('drafts.put'), thread_id: HexId, draft: Draft.nullable() }),
@@ -159,6 +172,7 @@ export const Responses = {
   'lists.list': z.array(List),
   'members.list': z.array(BoardMember),
   'thread.get': ThreadView,
+  'tasks.states': z.array(LinkedTaskView),
   'task.create': Task,
   'tasks.search': z.array(FoundTaskView),
   'task.linkThread': z.object({ id: z.string(), thread_ids: z.array(z.string()) }),
@@ -166,6 +180,7 @@ export const Responses = {
   'task.open': z.object({ url: z.string() }),
   'access.has': z.object({ granted: z.boolean() }),
   'options.open': z.object({ opened: z.literal(true) }),
+  'panel.warm': z.object({ warmed: z.boolean() }),
   'drafts.get': z.record(z.string(), Draft),
   'drafts.put': z.object({ thread_id: z.string() }),
   /** `self_id`: the key this extension signs in with, when it is listed. */

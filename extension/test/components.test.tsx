@@ -108,6 +108,7 @@ function panelHandlers(overrides: Handlers = {}): Handlers {
     'members.list': () => [{ user_id: 'usr_1', email: 'avery@x.test', display_name: 'Avery Operator' }],
     'fields.list': () => [],
     'thread.get': () => ({ known: true, tasks: [] }),
+    'tasks.states': () => [],
     ...overrides,
   };
 }

@@ -336,8 +336,21 @@ describe('where a task may go, and the thread', () => {
       meta: { request_id: 'r', pagination: { next_cursor: null, has_more: false, limit: 200 } },
     });
   const THREAD = '18c2f0a1b2c3d4e5';
+  /** The thread as GET /email-threads/{id} answers it. */
+  const thread = (linked: { id: string; title: string }[]) => ({
+    provider: 'gmail',
+    thread_id: THREAD,
+    message_ids: [THREAD],
+    subject: 'Quote',
+    participants: [],
+    latest_message_at: null,
+    snippet: null,
+    direction: 'inbound',
+    unread: false,
+    linked_tasks: linked,
+  });
 
-  async function serving(answers: Record<string, (body: unknown) => Response>) {
+  async function serving(answers: Record<string, (body: unknown) => Response | Promise<Response>>) {
     const calls: { method: string; path: string; body: unknown }[] = [];
     const fetch = vi.fn<typeof globalThis.fetch>(async (input, init) => {
       const url = new URL(String(input));
@@ -380,6 +393,65 @@ describe('where a task may go, and the thread', () => {
     expect(await handle({ type: 'fields.list', board_id: 'brd_me' })).toEqual({ ok: true, data: [field] });
   });
 
+  it('asks for the last choice’s teams, boards and lists ahead of the panel, and answers the panel’s first ask with them', async () => {
+    const { handle, calls } = await serving({
+      'GET /v2/teams': () => page([]),
+      'GET /v2/personal-boards': () => page([]),
+      'GET /v2/boards': () => page([]),
+      'GET /v2/boards/brd_1/lists': () => page([]),
+      'GET /v2/boards/brd_1/members': () => page([]),
+      'GET /v2/boards/brd_1/custom-fields': () => page([]),
+    });
+    await choiceItem.setValue({ team_id: 'team_1', board_id: 'brd_1', list_id: 'lst_1' });
+    expect(await handle({ type: 'panel.warm' })).toEqual({ ok: true, data: { warmed: true } });
+    // Warming twice asks once.
+    await handle({ type: 'panel.warm' });
+    await vi.waitFor(() => expect(calls.filter((call) => call.path.startsWith('/v2/'))).toHaveLength(6));
+    const asked = () => calls.filter((call) => call.path === '/v2/boards/brd_1/lists').length;
+    expect(await handle({ type: 'lists.list', board_id: 'brd_1' })).toEqual({ ok: true, data: [] });
+    expect(asked()).toBe(1);
+    // Only the first ask: the next one is asked of the service (a Retry wants a fresh answer).
+    await handle({ type: 'lists.list', board_id: 'brd_1' });
+    expect(asked()).toBe(2);
+  });
+
+  it('sends what the panel can show later two at a time, never taking every connection', async () => {
+    let open = 0;
+    let most = 0;
+    const gate: (() => void)[] = [];
+    const slow = () =>
+      new Promise<Response>((resolve) => {
+        open += 1;
+        most = Math.max(most, open);
+        gate.push(() => {
+          open -= 1;
+          resolve(page([]));
+        });
+      });
+    const { handle } = await serving({
+      'GET /v2/boards/brd_1/members': slow,
+      'GET /v2/boards/brd_1/custom-fields': slow,
+      'GET /v2/boards/brd_2/members': slow,
+      'GET /v2/teams': () => page([]),
+    });
+    // Signed in first: the token call is not what this measures.
+    await handle({ type: 'me.get' });
+    const later = [
+      handle({ type: 'members.list', board_id: 'brd_1' }),
+      handle({ type: 'fields.list', board_id: 'brd_1' }),
+      handle({ type: 'members.list', board_id: 'brd_2' }),
+    ];
+    await vi.waitFor(() => expect(open).toBe(2));
+    // What the form waits for is not held behind them.
+    expect(await handle({ type: 'teams.list' })).toEqual({ ok: true, data: [] });
+    while (gate.length > 0 || open > 0) {
+      gate.shift()?.();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await Promise.all(later);
+    expect(most).toBe(2);
+  });
+
   it('says a thread the service does not know is not known, as a state rather than a failure', async () => {
     const { handle } = await serving({
       [`GET /v2/email-threads/${THREAD}`]: () => notFound(`thread ${THREAD} was not found`),
@@ -390,13 +462,43 @@ describe('where a task may go, and the thread', () => {
     });
   });
 
+  it('names a thread’s tasks at once, and reads their state apart, two at a time', async () => {
+    const linked = Array.from({ length: 10 }, (_, index) => ({ id: `tsk_${index}`, title: `Task ${index}` }));
+    let reading = 0;
+    let most = 0;
+    const read = async (id: string) => {
+      reading += 1;
+      most = Math.max(most, reading);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      reading -= 1;
+      return id === 'tsk_3' ? notFound('not yours') : ok({ ...TASK, id, title: `${id} as it is now` });
+    };
+    const { handle, calls } = await serving({
+      [`GET /v2/email-threads/${THREAD}`]: () => ok(thread(linked)),
+      ...Object.fromEntries(linked.map(({ id }) => [`GET /v2/tasks/${id}`, () => read(id)])),
+    });
+    expect(await handle({ type: 'thread.get', thread_id: THREAD })).toEqual({
+      ok: true,
+      data: {
+        known: true,
+        tasks: linked.map((task) => ({ ...task, completed: null, board_name: null, list_name: null })),
+      },
+    });
+    expect(calls.some((call) => call.path.startsWith('/v2/tasks/'))).toBe(false);
+    const states = await handle({ type: 'tasks.states', task_ids: linked.map((task) => task.id) });
+    // The one the user may not see is left out; the panel shows it by its title.
+    expect(states.ok && (states.data as { id: string }[]).map((task) => task.id)).toEqual(
+      linked.map((task) => task.id).filter((id) => id !== 'tsk_3'),
+    );
+    expect(most).toBe(2);
+  });
+
   it('answers a create refused for an unknown thread as thread_unknown, and a missing list as not_found', async () => {
     let threadKnown = false;
     const { handle } = await serving({
       'POST /v2/tasks': () =>
         notFound(threadKnown ? 'list lst_1 was not found' : `thread ${THREAD} was not found`),
-      [`GET /v2/email-threads/${THREAD}`]: () =>
-        threadKnown ? ok({ id: THREAD, subject: 'Quote', linked_tasks: [] }) : notFound('no'),
+      [`GET /v2/email-threads/${THREAD}`]: () => (threadKnown ? ok(thread([])) : notFound('no')),
     });
     const create = {
       type: 'task.create',

@@ -4,6 +4,8 @@ import type { ThreadMeta } from '../../lib/frame.ts';
 import { ExtensionError, errorCode, errorKind, type Send } from '../../lib/messaging.ts';
 import {
   type Choice,
+  LINKED_STATES,
+  type LinkedTaskView,
   PERSONAL,
   type SettingsView,
   TASK_CREATED,
@@ -82,6 +84,25 @@ function LoadedTaskPanel({
     () => send({ type: 'thread.get', thread_id: thread.id }),
     answers,
   );
+  // The newest of the thread's tasks are read for their state once the thread named them (a little later).
+  const newest = (threadView.data?.tasks ?? []).slice(-LINKED_STATES).map((task) => task.id);
+  const states = useRemote<LinkedTaskView[]>(
+    newest.length > 0 ? `states:${newest.join(',')}` : null,
+    () => send({ type: 'tasks.states', task_ids: newest }),
+    answers,
+  );
+  const threadState =
+    threadView.state?.data == null
+      ? threadView.state
+      : {
+          ...threadView.state,
+          data: {
+            ...threadView.state.data,
+            tasks: threadView.state.data.tasks.map(
+              (task) => states.data?.find((known) => known.id === task.id) ?? task,
+            ),
+          },
+        };
   // The create said the thread is unknown before the thread's own answer did.
   const [unknownThread, setUnknownThread] = useState(false);
   const linkable = !unknownThread && threadView.state?.data?.known !== false;
@@ -231,14 +252,16 @@ function LoadedTaskPanel({
     try {
       setActionError(null);
       const task = await send({ type: 'task.complete', task_id: taskId });
-      const view = threadView.data;
-      if (view !== null)
-        threadView.set({
-          ...view,
-          tasks: view.tasks.map((item) =>
-            item.id === taskId ? { ...item, completed: task.completed } : item,
-          ),
-        });
+      states.set([
+        ...(states.data ?? []).filter((known) => known.id !== taskId),
+        {
+          id: task.id,
+          title: task.title,
+          completed: task.completed,
+          board_name: task.board_name,
+          list_name: task.list_name,
+        },
+      ]);
     } catch (failure) {
       setActionError({ error: failure, retry: () => void complete(taskId) });
     }
@@ -325,7 +348,7 @@ function LoadedTaskPanel({
         />
       )}
       <LinkedTasks
-        state={threadView.state}
+        state={threadState}
         configured={configured}
         onComplete={(taskId) => void complete(taskId)}
         onOpen={(taskId) => void open(taskId)}

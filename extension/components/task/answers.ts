@@ -39,7 +39,7 @@ export function loadAnswers(account: string): Promise<Answers> {
 
 function keep(account: string, initial: [string, unknown][]): Answers {
   const entries = new Map(initial);
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let writing = false;
   return {
     get: <T>(key: string) => entries.get(key) as T | undefined,
     set(key, value) {
@@ -49,8 +49,13 @@ function keep(account: string, initial: [string, unknown][]): Answers {
         if (entries.size <= LIMIT) break;
         entries.delete(oldest);
       }
-      clearTimeout(timer);
-      timer = setTimeout(() => void item.setValue({ account, entries: [...entries] }).catch(() => {}), 100);
+      // Answers landing together are written once; a tab closed right after still has them kept.
+      if (writing) return;
+      writing = true;
+      queueMicrotask(() => {
+        writing = false;
+        void item.setValue({ account, entries: [...entries] }).catch(() => {});
+      });
     },
   };
 }

@@ -14,6 +14,7 @@ import {
 import type { ApiKey } from '@threadwork/shared/schemas';
 import {
   type FoundTaskView,
+  PERSONAL,
   type Request,
   Request as RequestSchema,
   Responses,
@@ -34,6 +35,7 @@ import {
   toView,
 } from '../settings.ts';
 import { BackgroundError, toFailure } from './errors.ts';
+import { prioritized } from './pool.ts';
 
 /** A request from the mailbox should fail fast when the service is down: one retry, 10 s per attempt. */
 const CLIENT_TIMEOUT_MS = 10_000;
@@ -69,6 +71,27 @@ async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
   const out: T[] = [];
   for await (const item of items) out.push(item);
   return out;
+}
+
+/** How long an answer asked for ahead of the panel waits for it (its frame loads in far less). */
+const WARM_FOR_MS = 10_000;
+
+/** `run` over every item, at most `together` at once; the answers in the items' order. */
+async function mapInTurns<T, R>(
+  items: readonly T[],
+  together: number,
+  run: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const answers: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      answers[index] = await run(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(together, items.length) }, worker));
+  return answers;
 }
 
 /** How many tasks a title search answers: enough to pick from, few enough to read. */
@@ -141,7 +164,10 @@ export function createService(deps: ServiceDeps) {
   const now = deps.now ?? Date.now;
   /** Draft writes one after the other: two tabs' panels never lose each other's. */
   let draftWrites: Promise<unknown> = Promise.resolve();
-  let cached: { fingerprint: string; client: ThreadworkClient; legacy: LegacyClient } | undefined;
+  const fetches = prioritized(deps.fetch);
+  let cached:
+    | { fingerprint: string; client: ThreadworkClient; later: ThreadworkClient; legacy: LegacyClient }
+    | undefined;
 
   async function reachable(creds: Credentials | null): Promise<Credentials> {
     if (!isComplete(creds)) {
@@ -166,7 +192,7 @@ export function createService(deps: ServiceDeps) {
   function buildClient(
     creds: Credentials,
     keep: boolean,
-  ): { client: ThreadworkClient; legacy: LegacyClient } {
+  ): { client: ThreadworkClient; later: ThreadworkClient; legacy: LegacyClient } {
     const print = fingerprint(creds);
     const legacy = new LegacyClient({
       origin: creds.origin,
@@ -190,26 +216,31 @@ export function createService(deps: ServiceDeps) {
         : undefined,
     });
     const accessToken = (context: { refresh: boolean }) => legacy.getToken(context);
-    const client = new ThreadworkClient({
-      baseUrl: `${creds.origin}/v2`,
-      accessToken,
-      fetch: deps.fetch,
-      maxRetries: 1,
-      timeout: CLIENT_TIMEOUT_MS,
-    });
-    return { client, legacy };
+    const v2 = (fetch: typeof globalThis.fetch) =>
+      new ThreadworkClient({
+        baseUrl: `${creds.origin}/v2`,
+        accessToken,
+        fetch,
+        maxRetries: 1,
+        timeout: CLIENT_TIMEOUT_MS,
+      });
+    return { client: v2(fetches.first), later: v2(fetches.later), legacy };
   }
 
-  /** The client of the saved credentials, kept while they do not change. */
+  /**
+   * The client of the saved credentials, kept while they do not change; `later` sends what the panel can
+   * show a little later (pool.ts).
+   */
   async function client(): Promise<{
     client: ThreadworkClient;
+    later: ThreadworkClient;
     legacy: LegacyClient;
     credentials: Credentials;
   }> {
     const creds = await credentials();
     const print = fingerprint(creds);
     if (cached?.fingerprint !== print) cached = { fingerprint: print, ...buildClient(creds, true) };
-    return { client: cached.client, legacy: cached.legacy, credentials: creds };
+    return { client: cached.client, later: cached.later, legacy: cached.legacy, credentials: creds };
   }
 
   /** The key the extension signs in with: the legacy key of the saved API key and key name. */
@@ -288,10 +319,14 @@ export function createService(deps: ServiceDeps) {
         return all((await client()).client.teams.list({ limit: 200 }));
       case 'boards.list':
         return all((await client()).client.boards.list({ team_id: request.team_id, limit: 200 }));
-      case 'boards.personal':
-        return all((await client()).client.boards.listPersonal({ limit: 200 }));
+      case 'boards.personal': {
+        // First when the last task went to a personal board (the panel waits for them then), else later.
+        const { client: first, later } = await client();
+        const wanted = (await choiceItem.getValue())?.team_id === PERSONAL;
+        return all((wanted ? first : later).boards.listPersonal({ limit: 200 }));
+      }
       case 'fields.list':
-        return all((await client()).client.customFields.list(request.board_id, { limit: 200 }));
+        return all((await client()).later.customFields.list(request.board_id, { limit: 200 }));
       case 'lists.list':
         return all((await client()).client.lists.list(request.board_id, { limit: 200 }));
       case 'thread.get': {
@@ -302,23 +337,39 @@ export function createService(deps: ServiceDeps) {
           throw error;
         });
         if (thread === null) return { known: false, tasks: [] };
-        // The thread names its tasks; each is read for its state (a task the user may not see is shown by title).
-        const tasks = await Promise.all(
-          (thread.linked_tasks ?? []).map(async (linked) => {
-            const task = await v2.tasks.get(linked.id).catch(() => undefined);
-            return {
-              id: linked.id,
-              title: task?.title ?? linked.title,
-              completed: task?.completed ?? null,
-              board_name: task?.board_name ?? null,
-              list_name: task?.list_name ?? null,
-            };
-          }),
+        // The thread names its tasks by id and title; their state is read apart (tasks.states).
+        return {
+          known: true,
+          tasks: (thread.linked_tasks ?? []).map((task) => ({
+            id: task.id,
+            title: task.title,
+            completed: null,
+            board_name: null,
+            list_name: null,
+          })),
+        };
+      }
+      case 'tasks.states': {
+        // Two at a time: a thread linked to many tasks never takes every connection to a slow service from the
+        // panel's other requests. A task the user may not see is left out (the panel shows it by its title).
+        const { later: v2 } = await client();
+        const tasks = await mapInTurns(request.task_ids, 2, (id) => v2.tasks.get(id).catch(() => undefined));
+        return tasks.flatMap((task) =>
+          task === undefined
+            ? []
+            : [
+                {
+                  id: task.id,
+                  title: task.title,
+                  completed: task.completed,
+                  board_name: task.board_name,
+                  list_name: task.list_name,
+                },
+              ],
         );
-        return { known: true, tasks };
       }
       case 'members.list':
-        return all((await client()).client.boards.members(request.board_id, { limit: 200 }));
+        return all((await client()).later.boards.members(request.board_id, { limit: 200 }));
       case 'task.create':
         return createTask(request);
       case 'tasks.search':
@@ -333,6 +384,8 @@ export function createService(deps: ServiceDeps) {
         await deps.openTab(url);
         return { url };
       }
+      case 'panel.warm':
+        return warm();
       case 'access.has':
         return { granted: await deps.hasHostPermission(originPattern(request.origin)) };
       case 'options.open':
@@ -378,6 +431,47 @@ export function createService(deps: ServiceDeps) {
     }
   }
 
+  /** One request's answer as a `Result`; never throws. */
+  async function answer(request: Request): Promise<Result<unknown>> {
+    try {
+      // What the background answers is held to the protocol too: a page never reads a shape it was not promised.
+      const data = Responses[request.type].parse(await serve(request));
+      return { ok: true, data };
+    } catch (error) {
+      return { ok: false, error: toFailure(keyRefused(error, request)) };
+    }
+  }
+
+  /**
+   * Answers asked for ahead of the panel (`panel.warm`), each kept for the panel's first identical request
+   * within WARM_FOR_MS: what it waits for first is on its way while its frame still loads.
+   */
+  const ahead = new Map<string, { answer: Promise<Result<unknown>>; until: number }>();
+  const keyOf = (request: Request) =>
+    JSON.stringify(Object.entries(request).sort(([a], [b]) => a.localeCompare(b)));
+
+  async function warm(): Promise<{ warmed: boolean }> {
+    for (const [key, early] of ahead) if (early.until <= now()) ahead.delete(key);
+    const creds = await credentialsItem.getValue();
+    if (!isComplete(creds) || !(await deps.hasHostPermission(originPattern(creds.origin))))
+      return { warmed: false };
+    const choice = await choiceItem.getValue();
+    const requests: Request[] = [{ type: 'teams.list' }, { type: 'boards.personal' }];
+    if (choice !== null) {
+      if (choice.team_id !== PERSONAL) requests.push({ type: 'boards.list', team_id: choice.team_id });
+      requests.push(
+        { type: 'lists.list', board_id: choice.board_id },
+        { type: 'members.list', board_id: choice.board_id },
+        { type: 'fields.list', board_id: choice.board_id },
+      );
+    }
+    for (const request of requests) {
+      if (!ahead.has(keyOf(request)))
+        ahead.set(keyOf(request), { answer: answer(request), until: now() + WARM_FOR_MS });
+    }
+    return { warmed: true };
+  }
+
   return {
     /** Answers one message; never throws. */
     async handle(message: unknown): Promise<Result<unknown>> {
@@ -390,13 +484,13 @@ export function createService(deps: ServiceDeps) {
           : `Invalid request: ${issues.map((issue) => `${issue.path.join('.') || '(message)'}: ${issue.message}`).join('; ')}`;
         return { ok: false, error: { kind: 'invalid', message } };
       }
-      try {
-        // What the background answers is held to the protocol too: a page never reads a shape it was not promised.
-        const data = Responses[parsed.data.type].parse(await serve(parsed.data));
-        return { ok: true, data };
-      } catch (error) {
-        return { ok: false, error: toFailure(keyRefused(error, parsed.data)) };
+      const key = keyOf(parsed.data);
+      const early = ahead.get(key);
+      if (early !== undefined && early.until > now()) {
+        ahead.delete(key);
+        return early.answer;
       }
+      return answer(parsed.data);
     },
   };
 }
