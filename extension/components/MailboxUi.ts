@@ -176,7 +176,12 @@ export class MailboxUi {
       this.#button = null;
       return;
     }
-    if (this.#button === null) this.#button = this.#createButton();
+    if (this.#button === null) {
+      this.#button = this.#createButton();
+      // The panel's page loads in its frame (hidden) once the mailbox is idle, so the first click finds it ready.
+      if (typeof requestIdleCallback === 'function')
+        this.#ctx.requestIdleCallback(() => this.#ensureFrame(), { timeout: 5000 });
+    }
     const { host, control } = this.#button;
     const toolbar = thread.toolbar;
     control.classList.toggle('tw-floating', toolbar === null);

@@ -8,7 +8,7 @@ import type { FrameMessage, PanelMode, ShowMessage, ThreadMeta } from '../lib/fr
 import type { Send } from '../lib/messaging.ts';
 import type { Access } from '../lib/ui/access.ts';
 import { ShortcutHint } from './ShortcutHint.tsx';
-import { Settings } from './settings/Settings.tsx';
+import type { Settings as SettingsComponent } from './settings/Settings.tsx';
 import { TaskPanel } from './task/TaskPanel.tsx';
 import { discardDraft, keptDraft } from './task/useDraft.ts';
 
@@ -50,10 +50,15 @@ export function Panel({ send, access, host }: { send: Send; access: Access; host
       setDark(message.dark);
       if (message.focus) setFocusAsked((count) => count + 1);
     });
-    // Listening now: the page may send what to show.
-    host.post({ threadwork: 'ready' });
     return stop;
   }, []);
+
+  // The settings' chunk comes once the first panel is up, when the frame has nothing else to do.
+  useEffect(() => {
+    if (!shownOnce) return;
+    const idle = requestIdleCallback(() => void loadSettings(), { timeout: 5000 });
+    return () => cancelIdleCallback(idle);
+  }, [shownOnce]);
 
   useEffect(() => {
     document.documentElement.style.colorScheme = dark ? 'dark' : 'light';
@@ -157,7 +162,7 @@ export function Panel({ send, access, host }: { send: Send; access: Access; host
           <ShortcutHint send={send} />
         </>
       ) : (
-        <Settings send={send} access={access} inPanel />
+        <LazySettings send={send} access={access} />
       )}
     </div>
   );
@@ -214,4 +219,26 @@ function keepTabInside(panel: HTMLElement | null, event: KeyboardEvent): void {
     event.preventDefault();
     first.focus();
   }
+}
+
+/**
+ * The settings, loaded the first time they show (they bring zod, for the form's checks): the task panel,
+ * shown far more often, opens without them. Their chunk is fetched once the panel is idle.
+ */
+let settingsChunk: Promise<typeof SettingsComponent> | undefined;
+const loadSettings = () => {
+  settingsChunk ??= import('./settings/Settings.tsx').then((chunk) => chunk.Settings);
+  return settingsChunk;
+};
+
+function LazySettings({ send, access }: { send: Send; access: Access }) {
+  const [Settings, setSettings] = useState<typeof SettingsComponent | null>(null);
+  useEffect(() => {
+    void loadSettings().then((loaded) => setSettings(() => loaded));
+  }, []);
+  return Settings === null ? (
+    <p class="tw-muted">Loading…</p>
+  ) : (
+    <Settings send={send} access={access} inPanel />
+  );
 }

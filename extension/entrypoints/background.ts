@@ -1,11 +1,7 @@
 import browser, { type Runtime } from 'webextension-polyfill';
 import { defineBackground } from 'wxt/utils/define-background';
-import { z } from 'zod';
 import { createService } from '../lib/background/service.ts';
 import { CREATE_TASK_COMMAND, SHORTCUT_SETTINGS } from '../lib/shortcut.ts';
-
-// zod must not compile validators with `new Function`: extension pages and workers forbid eval.
-z.config({ jitless: true });
 
 export default defineBackground({
   type: 'module',

@@ -14,6 +14,9 @@
 /** The frame's page, as `runtime.getURL` and the manifest's `web_accessible_resources` name it. */
 export const PANEL_PAGE = '/panel.html';
 
+/** The user timing mark the panel's frame sets when its form first shows (what the bench times an open by). */
+export const FORM_SHOWN = 'threadwork:form-shown';
+
 /** How many characters of the open message cross into the frame (the notes' prefill). */
 export const MESSAGE_TEXT_LIMIT = 2000;
 

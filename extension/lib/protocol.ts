@@ -23,7 +23,14 @@ import {
   Team,
 } from '@threadwork/shared/schemas';
 import { z } from 'zod';
+import { LINKED_STATES } from './protocol-values.ts';
 import { SERVICE_URL_HELP, serviceOrigin } from './service-url.ts';
+
+export { LINKED_STATES, PERSONAL, TASK_CREATED } from './protocol-values.ts';
+
+// No `new Function` anywhere the protocol is checked (extension pages and workers forbid eval): zod
+// validates without compiling.
+z.config({ jitless: true });
 
 const Id = z.string().min(1);
 
@@ -53,9 +60,6 @@ export const SettingsView = z.object({
 });
 export type SettingsView = z.infer<typeof SettingsView>;
 
-/** The team picker's entry for the user's personal boards, which belong to no team. */
-export const PERSONAL = 'personal';
-
 /** The last team (or PERSONAL), board and list of a successful create. */
 export const Choice = z.object({ team_id: Id, board_id: Id, list_id: Id });
 export type Choice = z.infer<typeof Choice>;
@@ -68,9 +72,6 @@ export const LinkedTaskView = z.object({
   list_name: z.string().nullable(),
 });
 export type LinkedTaskView = z.infer<typeof LinkedTaskView>;
-
-/** How many of a thread's tasks the panel reads the state of (the newest): a panel's worth. */
-export const LINKED_STATES = 10;
 
 /**
  * The open thread as the service knows it: `known` false when it is not in the user's connected mailbox.
@@ -216,9 +217,6 @@ export const ERROR_KINDS = [
   'unknown',
 ] as const;
 export type ErrorKind = (typeof ERROR_KINDS)[number];
-
-/** The code of a failure after the task was made (setting its fields or assigning it failed). */
-export const TASK_CREATED = 'task_created';
 
 export const Failure = z.object({
   kind: z.enum(ERROR_KINDS),

@@ -2,24 +2,18 @@ import type { Task } from '@threadwork/shared/schemas';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ThreadMeta } from '../../lib/frame.ts';
 import { ExtensionError, errorCode, errorKind, type Send } from '../../lib/messaging.ts';
-import {
-  type Choice,
-  LINKED_STATES,
-  type LinkedTaskView,
-  PERSONAL,
-  type SettingsView,
-  TASK_CREATED,
-  type ThreadView,
-} from '../../lib/protocol.ts';
+import type { LinkedTaskView, ThreadView } from '../../lib/protocol.ts';
+import { LINKED_STATES, PERSONAL, TASK_CREATED } from '../../lib/protocol-values.ts';
 import type { Access } from '../../lib/ui/access.ts';
 import { ErrorArea } from '../ErrorArea.tsx';
 import { GrantStatus, useGrant } from '../Grant.tsx';
-import { type Answers, loadAnswers, NO_ANSWERS } from './answers.ts';
+import { NO_ANSWERS } from './answers.ts';
 import { Confirmation } from './Confirmation.tsx';
 import { fieldValues } from './CustomFields.tsx';
 import { ExistingTask, useExistingTask } from './ExistingTask.tsx';
 import { LinkedTasks } from './LinkedTasks.tsx';
 import { useRemote, useSlow } from './remote.ts';
+import { type SetupAnswer, takeSetup } from './setup.ts';
 import { dueAt, TaskForm } from './TaskForm.tsx';
 import { useDestination } from './useDestination.ts';
 import { prefilledNotes, useDraft } from './useDraft.ts';
@@ -38,28 +32,16 @@ export interface TaskPanelProps {
   keptElsewhere?: { subject: string; discard: () => void } | null | undefined;
 }
 
-/** What the panel reads before it asks the service anything: the settings, the last choice, the kept answers. */
-interface Setup {
-  settings: SettingsView;
-  choice: Choice | null;
-  answers: Answers;
-}
-
 /**
  * The "create a task from this thread" panel. It reads the settings and the answers kept from its last use
- * (both local, no round trip), then shows the form at once and asks the service for the rest in parallel.
+ * (all local, no round trip: setup.ts), then shows the form at once and asks the service for the rest in
+ * parallel.
  */
 export function TaskPanel(props: TaskPanelProps) {
-  const [setup, setSetup] = useState<Setup | { error: unknown } | null>(null);
+  const [reading] = useState(() => takeSetup(props.send));
+  const [setup, setSetup] = useState<SetupAnswer | null>(reading.value ?? null);
   useEffect(() => {
-    props.send({ type: 'settings.get' }).then(
-      async ({ settings, choice }) => {
-        const account = [settings.origin, settings.email, settings.apiKey, settings.keyName].join('\n');
-        const answers = settings.configured ? await loadAnswers(account) : NO_ANSWERS;
-        setSetup({ settings, choice, answers });
-      },
-      (error: unknown) => setSetup({ error }),
-    );
+    if (setup === null) void reading.promise.then(setSetup);
   }, []);
   if (setup === null) return <p class="tw-muted">Loading…</p>;
   return <LoadedTaskPanel {...props} setup={setup} />;
@@ -73,7 +55,7 @@ function LoadedTaskPanel({
   onSubmitRef,
   keptElsewhere,
   setup,
-}: TaskPanelProps & { setup: Setup | { error: unknown } }) {
+}: TaskPanelProps & { setup: SetupAnswer }) {
   const settings = 'settings' in setup ? setup.settings : null;
   const configured = settings?.configured === true;
   const answers = 'answers' in setup ? setup.answers : NO_ANSWERS;

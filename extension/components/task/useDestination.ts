@@ -7,7 +7,8 @@
 import type { Board, BoardMember, CustomField, List, Team } from '@threadwork/shared/schemas';
 import { useRef, useState } from 'preact/hooks';
 import type { Send } from '../../lib/messaging.ts';
-import { type Choice, PERSONAL } from '../../lib/protocol.ts';
+import type { Choice } from '../../lib/protocol.ts';
+import { PERSONAL } from '../../lib/protocol-values.ts';
 import type { Answers } from './answers.ts';
 import { type RemoteHandle, useChoice, useRemote } from './remote.ts';
 

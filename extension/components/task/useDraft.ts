@@ -9,7 +9,7 @@
  * something to keep or to lose: the user changed the draft, or tried to create it (a create whose answer was
  * lost must be retried with the same key, even after the panel was closed).
  */
-import { MAX_NOTES_LENGTH, MAX_TITLE_LENGTH } from '@threadwork/shared/schemas';
+import { MAX_NOTES_LENGTH, MAX_TITLE_LENGTH } from '@threadwork/shared/light';
 import { useState } from 'preact/hooks';
 import type { ThreadMeta } from '../../lib/frame.ts';
 import type { Send } from '../../lib/messaging.ts';
@@ -22,12 +22,22 @@ export type FieldInput = Draft['fields'][string];
 
 let drafts: Record<string, Draft> = {};
 let store: Send | undefined;
+let loaded: Promise<void> = Promise.resolve();
 
-/** The kept drafts, read once per page before the first panel shows; `send` keeps them from then on. */
-export async function loadDrafts(send: Send): Promise<void> {
+/** Reads the kept drafts, once per page, before the first panel shows; `send` keeps them from then on. */
+export function loadDrafts(send: Send): Promise<void> {
   store = send;
-  drafts = await send({ type: 'drafts.get' }).catch(() => ({}));
+  loaded = send({ type: 'drafts.get' }).then(
+    (kept) => {
+      drafts = kept;
+    },
+    () => {},
+  );
+  return loaded;
 }
+
+/** Resolves once the kept drafts are read (a panel's drafts are there when it mounts). */
+export const draftsLoaded = (): Promise<void> => loaded;
 
 /** A kept draft the user wrote in, for a thread; undefined when there is none. */
 export function keptDraft(threadId: string): Draft | undefined {

@@ -1,15 +1,11 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import browser from 'webextension-polyfill';
-import { z } from 'zod';
 import { Settings } from '../../components/settings/Settings.tsx';
 import { STYLES } from '../../components/styles.ts';
 import { Welcome } from '../../components/Welcome.tsx';
 import { createSend } from '../../lib/messaging.ts';
 import { browserAccess } from '../../lib/ui/access.ts';
-
-// No `new Function` in extension pages (CSP): zod validates without compiling.
-z.config({ jitless: true });
 
 /** `#grant`: the panel sent the user here because the browser would not ask for access from the panel. */
 const GRANT = location.hash === '#grant';

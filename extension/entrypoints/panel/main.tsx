@@ -5,16 +5,13 @@
  */
 import { render } from 'preact';
 import browser from 'webextension-polyfill';
-import { z } from 'zod';
 import { type FrameHost, Panel } from '../../components/Panel.tsx';
 import { STYLES } from '../../components/styles.ts';
+import { prepareSetup } from '../../components/task/setup.ts';
 import { loadDrafts } from '../../components/task/useDraft.ts';
-import { showMessage } from '../../lib/frame.ts';
+import { type ShowMessage, showMessage } from '../../lib/frame.ts';
 import { createSend } from '../../lib/messaging.ts';
 import { browserAccess } from '../../lib/ui/access.ts';
-
-// No `new Function` in extension pages (CSP): zod validates without compiling.
-z.config({ jitless: true });
 
 /** The frame's page around the panel: no margin, the panel's own background edge to edge. */
 const FRAME_PAGE_STYLES = `
@@ -23,19 +20,27 @@ body { overflow-y: auto; }
 `;
 
 /**
- * The page that placed the frame is its parent. What it sends is checked field by field (showMessage):
- * it is the page's own text, as the mailbox script read it.
+ * The page that placed the frame is its parent. What it sends is checked field by field (showMessage): it is
+ * the page's own text, as the mailbox script read it. The frame listens from its first moment and keeps the
+ * last show for the panel, which subscribes once it is drawn.
  */
+let lastShow: ShowMessage | null = null;
+let onShow: ((message: ShowMessage) => void) | null = null;
+window.addEventListener('message', (event) => {
+  if (event.source !== window.parent) return;
+  const message = showMessage(event.data);
+  if (message === null) return;
+  lastShow = message;
+  onShow?.(message);
+});
 const host: FrameHost = {
   post: (message) => window.parent.postMessage(message, '*'),
-  listen(onShow) {
-    const listener = (event: MessageEvent) => {
-      if (event.source !== window.parent) return;
-      const message = showMessage(event.data);
-      if (message !== null) onShow(message);
+  listen(listener) {
+    onShow = listener;
+    if (lastShow !== null) listener(lastShow);
+    return () => {
+      onShow = null;
     };
-    window.addEventListener('message', listener);
-    return () => window.removeEventListener('message', listener);
   },
 };
 
@@ -43,8 +48,9 @@ const style = document.createElement('style');
 style.textContent = `${STYLES}\n${FRAME_PAGE_STYLES}`;
 document.head.append(style);
 
+// Everything the first panel needs is asked for at once, while the page sends what to show.
 const send = createSend(browser.runtime);
-// The kept drafts are read before the first panel shows, so a thread's draft is there when it opens.
-void loadDrafts(send).then(() => {
-  render(<Panel send={send} access={browserAccess} host={host} />, document.getElementById('app')!);
-});
+void loadDrafts(send);
+prepareSetup(send);
+host.post({ threadwork: 'ready' });
+render(<Panel send={send} access={browserAccess} host={host} />, document.getElementById('app')!);
