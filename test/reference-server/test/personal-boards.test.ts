@@ -3,7 +3,7 @@
 import { InsufficientScopeError } from '@threadwork/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SeedInput } from '../src/index.ts';
-import { fixtureSeed, SECRETS } from './helpers/fixtures.ts';
+import { fixtureSeed } from './helpers/fixtures.ts';
 import { failure, startTestServer, type TestServer, typedClient } from './helpers/server.ts';
 
 const TASKS_ONLY = 'tw_test_ada_tasks_only_0123456789';
