@@ -118,6 +118,8 @@ kbd { font-family: monospace; font-size: 12px; border: 1px solid var(--tw-border
 .tw-settings { min-width: 0; }
 .tw-secret { display: block; word-break: break-all; background: var(--tw-field); padding: 6px; margin: 6px 0; border-radius: 4px; font-family: monospace; }
 .tw-hint { color: var(--tw-muted); font-size: 12px; }
+/* Create stays in reach while the form scrolls in a short panel. */
+.tw-submit { position: sticky; bottom: 0; z-index: 1; background: var(--tw-bg); padding: 8px 0; margin: -8px 0; }
 .tw-notice { margin: 0; padding: 6px 8px; border-radius: 6px; background: var(--tw-soft); color: var(--tw-on-soft); overflow-wrap: anywhere; }
 .tw-problem { color: var(--tw-error-fg); font-size: 12px; }
 input[aria-invalid=true] { border-color: var(--tw-danger); }

@@ -141,6 +141,8 @@ describe('the task panel', () => {
     const error = byTestId('threadwork-error')!;
     expect(error.dataset['kind']).toBe('unreachable');
     expect(error.textContent).toContain('could not be reached');
+    // What the click started is said by the button, below the form.
+    expect(submitButton().compareDocumentPosition(error) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(byTestId<HTMLTextAreaElement>('threadwork-notes')!.value).toBe('Call Bob');
 
     // The answer may have been lost after the service made the task: the retry is the same operation, so it
@@ -553,6 +555,11 @@ describe('the task panel, when it cannot know', () => {
     expect(container.textContent).not.toContain('None yet.');
     expect(container.textContent).toContain('Unknown');
     expect(byTestId('threadwork-error')!.dataset['kind']).toBe('unreachable');
+    // What could not load is said above the form, where it is seen on opening.
+    expect(
+      byTestId('threadwork-error')!.compareDocumentPosition(byTestId('threadwork-title')!) &
+        Node.DOCUMENT_POSITION_FOLLOWING,
+    ).toBeTruthy();
     down = false;
     byTestId<HTMLButtonElement>('threadwork-retry')!.click();
     await settle();

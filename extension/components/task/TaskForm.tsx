@@ -185,7 +185,7 @@ export function TaskForm({
           Archive the thread
         </label>
       )}
-      <div class="tw-buttons">
+      <div class="tw-buttons tw-submit">
         <button
           type="submit"
           class="tw-primary"

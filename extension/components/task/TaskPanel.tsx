@@ -261,6 +261,31 @@ function LoadedTaskPanel({
     if (settings?.configured) void grant.ask(settings.origin);
   };
 
+  // What the panel waits for or could not load shows above the form, where it is seen on opening; what a
+  // click started (a create, a link) shows below it, by the button.
+  const aboutLoading = actionError === null && existing.error === null && !pending && !existing.linking;
+  const status = (
+    <>
+      {slow && (
+        <p class="tw-progress" role="status" data-testid="threadwork-progress">
+          {pending
+            ? 'Creating the task: waiting for the service…'
+            : existing.linking
+              ? 'Adding the thread: waiting for the service…'
+              : `Loading ${waiting.map((load) => load.name).join(', ')}… The service is slow to answer.`}
+        </p>
+      )}
+      <GrantStatus state={grant.state} host={settings?.configured ? new URL(settings.origin).host : ''} />
+      <ErrorArea
+        error={shownError}
+        testId="threadwork-error"
+        onOpenSettings={onOpenSettings}
+        onRetry={retryAll}
+        onGrant={askAccess}
+      />
+    </>
+  );
+
   return (
     <div class="tw-form" aria-busy={waiting.length > 0 || pending}>
       {keptElsewhere != null && (
@@ -285,6 +310,7 @@ function LoadedTaskPanel({
           task cannot be linked to it. You can still create the task; it will not be linked.
         </p>
       )}
+      {aboutLoading && status}
       {created === null ? (
         <TaskForm
           draft={draft}
@@ -303,23 +329,7 @@ function LoadedTaskPanel({
           onAnother={createAnother}
         />
       )}
-      {slow && (
-        <p class="tw-progress" role="status" data-testid="threadwork-progress">
-          {pending
-            ? 'Creating the task: waiting for the service…'
-            : existing.linking
-              ? 'Adding the thread: waiting for the service…'
-              : `Loading ${waiting.map((load) => load.name).join(', ')}… The service is slow to answer.`}
-        </p>
-      )}
-      <GrantStatus state={grant.state} host={settings?.configured ? new URL(settings.origin).host : ''} />
-      <ErrorArea
-        error={shownError}
-        testId="threadwork-error"
-        onOpenSettings={onOpenSettings}
-        onRetry={retryAll}
-        onGrant={askAccess}
-      />
+      {!aboutLoading && status}
       {created === null && (
         <ExistingTask
           existing={existing}
