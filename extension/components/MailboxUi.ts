@@ -22,8 +22,9 @@ const FIRST_HEIGHT = 360;
  * What the extension puts in the mailbox: the "Create task" button (in the open conversation's toolbar row,
  * or floating when it has none) and the panel's frame (an extension page: the mailbox page cannot read what
  * it shows, lib/frame.ts). `show` is called on every change of the open thread. The button is plain DOM so
- * that the script on every mailbox page stays small; the frame is created when the user reaches for the
- * button, and kept (hidden) once closed, with what the user typed in it.
+ * that the script on every mailbox page stays small; the frame is created once the mailbox is idle after a
+ * thread first opens (or when the user reaches for the button), and kept (hidden) once closed, with what the
+ * user typed in it.
  */
 export class MailboxUi {
   readonly #ctx: ContentScriptContext;
@@ -103,9 +104,12 @@ export class MailboxUi {
       page: PANEL_PAGE,
       position: 'inline',
       anchor: host.mount,
-      onMount: (_wrapper, iframe) => {
+      // Before the frame is in the page: its navigation starts then, and reads `allow` once.
+      onBeforeMount: (_wrapper, iframe) => {
         iframe.className = 'tw-frame';
         iframe.title = 'Threadwork';
+        // The API tab's "Copy" puts a new key's secret on the clipboard from inside the frame.
+        iframe.allow = 'clipboard-write';
         iframe.dataset['threadworkFrame'] = '';
         iframe.style.height = `${FIRST_HEIGHT}px`;
       },

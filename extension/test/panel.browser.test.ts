@@ -644,6 +644,11 @@ describe.runIf(BROWSER_TESTS)('what the task holds, and where it may go', () => 
       return box.top >= 0 && box.bottom <= innerHeight;
     });
     expect(inView).toBe(true);
+    // The frame may write to the clipboard: the page lets it (`allow="clipboard-write"`).
+    await view.getByTestId('threadwork-key-created').getByRole('button', { name: 'Copy' }).click();
+    await expect
+      .poll(() => view.getByTestId('threadwork-key-created').getByRole('button').first().textContent())
+      .toBe('Copied');
     await page.locator(PANEL_FRAME).screenshot({ path: join(SHOTS, 'panel-new-key.png') });
     await page.close();
   });
