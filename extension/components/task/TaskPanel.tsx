@@ -178,9 +178,8 @@ function LoadedTaskPanel({
     pendingRef.current = true;
     setPending(true);
     setActionError(null);
-    draft.attempt();
     try {
-      const result = await send({
+      const creating = send({
         type: 'task.create',
         task,
         choice,
@@ -188,6 +187,9 @@ function LoadedTaskPanel({
         ...(customFields.length === 0 ? {} : { custom_fields: customFields }),
         ...(to.assignee === '' ? {} : { assignee_email: to.assignee }),
       });
+      // Kept from now on, with its key (after the create is on its way: it never waits for this).
+      draft.attempt();
+      const result = await creating;
       to.remember(choice);
       draft.sent();
       setCreated(result);
