@@ -310,3 +310,28 @@ describe.runIf(BROWSER_TESTS)('what the mailbox page may read', () => {
     await page.close();
   });
 });
+
+describe.runIf(BROWSER_TESTS)('an update under an open mailbox', () => {
+  // Last: it reloads the extension.
+  it('ends the old script’s work: its button and frame go at the next change of the page', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(MAILBOX_URL);
+    await openThread(page, 'FMfcgzQXJroof');
+    await page.getByTestId('threadwork-create-task').click();
+    await panel(page).getByTestId('threadwork-panel').waitFor();
+    const hosts = () => page.evaluate(() => document.querySelectorAll('[data-threadwork-host]').length);
+    expect(await hosts()).toBe(2);
+    // What an update does to a running extension: its worker and pages restart, this page's script is orphaned.
+    await browser.context
+      .serviceWorkers()[0]!
+      .evaluate(() =>
+        (globalThis as unknown as { chrome: { runtime: { reload(): void } } }).chrome.runtime.reload(),
+      )
+      .catch(() => {});
+    await page.waitForTimeout(500);
+    // The page changes: the orphaned script notices, and takes its button and frame away instead of placing them.
+    await openThread(page, 'FMfcgzQXJlunch');
+    await expect.poll(hosts).toBe(0);
+    await page.close();
+  });
+});
