@@ -32,8 +32,8 @@ export default defineConfig({
     optional_host_permissions: ['https://*/*', 'http://*/*'],
     icons: ICONS,
     action: { default_title: 'Threadwork settings', default_icon: ICONS },
-    // The panel's chunk, imported by the mailbox script on first open (it holds no secret).
-    web_accessible_resources: [{ resources: ['panel.js'], matches: ['https://mail.google.com/*'] }],
+    // The panel's page, which the mailbox script shows in a frame: for the mailbox's origin only.
+    web_accessible_resources: [{ resources: ['panel.html'], matches: ['https://mail.google.com/*'] }],
     commands: {
       [CREATE_TASK_COMMAND]: {
         suggested_key: { default: CREATE_TASK_SHORTCUT },
@@ -63,7 +63,7 @@ export default defineConfig({
         if (script.matches?.includes('https://mail.google.com/*'))
           script.matches.push(...CONSOLE_MAILBOX_PAGES);
       }
-      // The mailbox script imports the panel's chunk on first open, so those pages may load it too
+      // The mailbox script shows the panel's page in a frame, so those pages may load it too
       // (Chrome takes only whole origins, path `/*`, in these matches).
       for (const resources of manifest.web_accessible_resources ?? []) {
         if (typeof resources !== 'string' && resources.matches?.includes('https://mail.google.com/*'))

@@ -1,29 +1,44 @@
 /**
  * The extension's budgets, measured on the built extension in Debian's Chromium against a live reference
  * server:
- * - the mailbox content script under 40 KB minified (ratio to the budget); the panel's own chunk (Preact and
- *   everything the panel shows, imported on first open) is reported beside it, with no budget of its own;
+ * - the mailbox content script under 40 KB minified (ratio to the budget); the panel's page (its frame: Preact,
+ *   the task panel, the settings, zod, loaded on first open) is reported beside it, with no budget of its own;
  * - the "Create task" button visible within 50 ms of the thread's heading appearing (median), beside the
  *   page's own MutationObserver reaction to the same change as the baseline;
- * - the panel's first open (its chunk imported) under 100 ms median, beside a later open in the same page
- *   (chunk already loaded) as the baseline;
- * - click-to-confirmed under 150 ms median (submit click to the confirmation, timed in the page), beside the bare
- *   `POST /v2/tasks` from Node as the baseline.
+ * - the panel's first open (its frame's page loaded) under 100 ms median, beside a later open in the same page
+ *   (frame already loaded) as the baseline;
+ * - click-to-confirmed under 150 ms median (submit click to the confirmation, timed in the panel's frame),
+ *   beside the bare `POST /v2/tasks` from Node as the baseline;
+ * - on a service that answers every request 3 s late (a loopback proxy), Create usable within 3.5 s of the
+ *   click that opens the panel, with nothing kept from an earlier use but the last choice (so: one round
+ *   trip, the requests in parallel); beside it, the same with the answers kept from the last use.
  *
  * Run: node extension/bench/mailbox.bench.ts
  */
 import { execFileSync } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ThreadworkClient } from '@threadwork/shared';
+import type { Page } from 'playwright-core';
 import { report, summarise } from '../../scripts/bench-kit.ts';
-import { buildTestExtension, launchWithExtension, MAILBOX_URL } from '../test/helpers/browser.ts';
+import { FORM_SHOWN } from '../lib/frame.ts';
+import {
+  buildTestExtension,
+  configure,
+  launchWithExtension,
+  MAILBOX_URL,
+  panel,
+  panelFrame,
+} from '../test/helpers/browser.ts';
+import { startProxy } from '../test/helpers/proxy.ts';
 import { SEED, startServer } from '../test/helpers/server.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const BUTTON_SAMPLES = 30;
 const CREATE_SAMPLES = 20;
 const OPEN_SAMPLES = 10;
+const SLOW_SAMPLES = 3;
+const SLOW_MS = 3000;
 
 /** A timing in milliseconds against its budget, with its p95 and the median of a baseline from the same run. */
 function reportMedian(
@@ -42,10 +57,14 @@ function reportMedian(
   });
 }
 
-// 1. Size of the production content script.
+// 1. Size of the production content script, and of what the panel's page loads.
 execFileSync(join(ROOT, 'node_modules/.bin/wxt'), ['build'], { cwd: ROOT, stdio: 'ignore' });
-const bytes = statSync(join(ROOT, '.output/chrome-mv3/content-scripts/gmail.js')).size;
-const panelBytes = statSync(join(ROOT, '.output/chrome-mv3/panel.js')).size;
+const output = join(ROOT, '.output/chrome-mv3');
+const bytes = statSync(join(output, 'content-scripts/gmail.js')).size;
+const panelHtml = readFileSync(join(output, 'panel.html'), 'utf8');
+const panelBytes = [...panelHtml.matchAll(/(?:src|href)="(\/chunks\/[^"]+\.js)"/g)]
+  .map((match) => statSync(join(output, match[1]!)).size)
+  .reduce((sum, size) => sum + size, 0);
 report({
   name: 'mailbox content script, minified',
   value: bytes / 1024,
@@ -53,24 +72,16 @@ report({
   budget: { limit: 40, better: 'lower' },
   context: {
     'ratio to budget': bytes / 1024 / 40,
-    'panel chunk, loaded on first open (KB)': panelBytes / 1024,
+    "panel frame's scripts, loaded on first open (KB)": panelBytes / 1024,
   },
 });
 
 const [server] = await Promise.all([startServer(), buildTestExtension()]);
 const browser = await launchWithExtension();
+const proxy = await startProxy(server.origin);
 try {
   // Settings through the options page, as a user would.
-  const options = await browser.context.newPage();
-  await options.goto(`chrome-extension://${browser.extensionId}/options.html`);
-  await options.getByTestId('threadwork-settings-origin').fill(server.origin);
-  await options.getByTestId('threadwork-settings-email').fill(SEED.credentials.email);
-  await options.getByTestId('threadwork-settings-api-key').fill(SEED.credentials.apiKey);
-  await options.getByTestId('threadwork-settings-api-secret').fill(SEED.credentials.apiSecret);
-  await options.getByTestId('threadwork-settings-key-name').fill(SEED.credentials.keyName);
-  await options.getByTestId('threadwork-settings-save').click();
-  await options.getByTestId('threadwork-settings-saved').waitFor();
-  await options.close();
+  await (await configure(browser, server.origin)).close();
 
   // 2. Heading appears → button visible, measured inside the page.
   const page = await browser.context.newPage();
@@ -117,36 +128,62 @@ try {
     samples: observer,
   });
 
-  // 3. Button click → the panel's title field, on a fresh page (the chunk is imported) and on a second open.
+  // 3. Button click → the panel's form shown, on a fresh page (the frame's page loads) and on a second open;
+  // timed by the browser's clock: the click in the page, and the form's user timing mark in the frame for the
+  // first open, the frame made visible for the later one (the form is drawn already).
   const firstOpen: number[] = [];
   const laterOpen: number[] = [];
-  const timeOpen = () =>
-    page.evaluate(
+  /** Clicks the button from inside the page; answers when the click happened, by the browser's clock. */
+  const clickTheButton = (on: Page) =>
+    on.evaluate(
       () =>
         new Promise<number>((resolve) => {
-          const start = performance.now();
-          const ready = () => {
-            const root = document.querySelector('[data-threadwork-host="panel"]')?.shadowRoot;
-            if (root?.querySelector('[data-testid="threadwork-title"]')) resolve(performance.now() - start);
-            else requestAnimationFrame(ready);
-          };
+          document.addEventListener('click', () => resolve(performance.timeOrigin + performance.now()), {
+            capture: true,
+            once: true,
+          });
           document
             .querySelector('[data-threadwork-host="button"]')!
             .shadowRoot!.querySelector<HTMLElement>('[data-testid="threadwork-create-task"]')!
             .click();
-          ready();
+        }),
+    );
+  const frameShownAt = (on: Page) =>
+    on.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          const look = () => {
+            const frame = document
+              .querySelector('[data-threadwork-host="panel"]')
+              ?.shadowRoot?.querySelector('iframe.tw-open');
+            if (frame) resolve(performance.timeOrigin + performance.now());
+            else requestAnimationFrame(look);
+          };
+          look();
         }),
     );
   for (let i = 0; i < OPEN_SAMPLES; i++) {
+    // A page of its own each time (a `goto` to the same address would only change its hash).
+    await page.goto('about:blank');
     await page.goto(MAILBOX_URL);
     await page.evaluate(() => {
       location.hash = '#inbox/FMfcgzQXJroof';
     });
     await page.getByTestId('threadwork-create-task').waitFor();
-    firstOpen.push(await timeOpen());
+    const clickedAt = await clickTheButton(page);
+    const frame = await panelFrame(page);
+    await frame.waitForFunction((mark) => performance.getEntriesByName(mark).length > 0, FORM_SHOWN);
+    firstOpen.push(
+      (await frame.evaluate(
+        (mark) => performance.timeOrigin + performance.getEntriesByName(mark)[0]!.startTime,
+        FORM_SHOWN,
+      )) - clickedAt,
+    );
     await page.keyboard.press('Escape');
-    await page.getByTestId('threadwork-panel').waitFor({ state: 'detached' });
-    laterOpen.push(await timeOpen());
+    await page.locator('iframe[data-threadwork-frame]').waitFor({ state: 'hidden' });
+    const shown = frameShownAt(page);
+    const again = await clickTheButton(page);
+    laterOpen.push((await shown) - again);
   }
   reportMedian('button click → panel shown, first open (median)', firstOpen, 100, {
     label: 'a later open in the same page (median)',
@@ -159,38 +196,39 @@ try {
     location.hash = '#inbox/FMfcgzQXJlunch';
   });
   await page.getByTestId('threadwork-create-task').click();
-  await page
+  await panel(page)
     .getByTestId('threadwork-list')
     .locator(`option[value="${SEED.todo}"]`)
     .waitFor({ state: 'attached' });
+  const frame = await panelFrame(page);
   const clicks: number[] = [];
   for (let i = 0; i < CREATE_SAMPLES; i++) {
     // After each create the panel shows its confirmation: "Create another" brings the form back.
-    if (i > 0) await page.getByTestId('threadwork-create-another').click();
-    await page.getByTestId('threadwork-title').fill(`Bench task ${i}`);
-    // Timed inside the page: from the click reaching the panel to the confirmation naming this task.
-    await page.evaluate((title) => {
+    if (i > 0) await panel(page).getByTestId('threadwork-create-another').click();
+    await panel(page).getByTestId('threadwork-title').fill(`Bench task ${i}`);
+    // Timed inside the frame: from the click reaching the panel to the confirmation naming this task.
+    await frame.evaluate((title) => {
       const times: { click?: number; done?: number } = {};
       (window as unknown as { benchTimes: typeof times }).benchTimes = times;
-      const root = document.querySelector('[data-threadwork-host="panel"]')!.shadowRoot!;
-      root.addEventListener('click', () => (times.click ??= performance.now()), { capture: true });
+      document.addEventListener('click', () => (times.click ??= performance.now()), { capture: true });
       new MutationObserver((_, self) => {
-        const shown = root.querySelector('[data-testid="threadwork-confirmation"]');
+        const shown = document.querySelector('[data-testid="threadwork-confirmation"]');
         if (shown?.textContent?.includes(title)) {
           times.done = performance.now();
           self.disconnect();
         }
-      }).observe(root, { childList: true, subtree: true, characterData: true });
+      }).observe(document.body, { childList: true, subtree: true, characterData: true });
     }, `Bench task ${i}`);
-    await page.getByTestId('threadwork-submit').click();
-    await page.waitForFunction(
+    await panel(page).getByTestId('threadwork-submit').click();
+    await frame.waitForFunction(
       () => (window as unknown as { benchTimes: { done?: number } }).benchTimes.done,
     );
-    const elapsed = await page.evaluate(() => {
-      const times = (window as unknown as { benchTimes: { click: number; done: number } }).benchTimes;
-      return times.done - times.click;
-    });
-    clicks.push(elapsed);
+    clicks.push(
+      await frame.evaluate(() => {
+        const times = (window as unknown as { benchTimes: { click: number; done: number } }).benchTimes;
+        return times.done - times.click;
+      }),
+    );
   }
   const api = new ThreadworkClient({ baseUrl: `${server.origin}/v2`, apiKey: SEED.v2Key });
   const direct: number[] = [];
@@ -203,7 +241,81 @@ try {
     label: 'POST /v2/tasks from Node baseline (median)',
     samples: direct,
   });
+
+  // 5. A slow service: every answer 3 s late. The last create (through the proxy, at full speed) leaves the
+  // session token and the remembered choice, as a returning user has them.
+  await (await configure(browser, proxy.origin)).close();
+  const warm = await browser.context.newPage();
+  await warm.goto(MAILBOX_URL);
+  await warm.evaluate(() => {
+    location.hash = '#inbox/FMfcgzQXJroof';
+  });
+  await warm.getByTestId('threadwork-create-task').click();
+  await panel(warm).getByTestId('threadwork-submit').click();
+  await panel(warm).getByTestId('threadwork-confirmation').waitFor();
+  await warm.close();
+  proxy.set({ kind: 'slow', ms: SLOW_MS });
+  const worker = browser.context.serviceWorkers()[0]!;
+  const forgetKept = () =>
+    worker.evaluate(() =>
+      (
+        globalThis as unknown as { chrome: { storage: { local: { remove(key: string): Promise<void> } } } }
+      ).chrome.storage.local.remove('panelAnswers'),
+    );
+  /**
+   * Click on the button → Create enabled, in a new mailbox tab; timed by the browser's clock, the click in the
+   * page and Create in the panel's frame.
+   */
+  const usableAfter = async () => {
+    await proxy.idle();
+    const tab = await browser.context.newPage();
+    await tab.goto(MAILBOX_URL);
+    await tab.evaluate(() => {
+      location.hash = '#inbox/FMfcgzQXJlunch';
+    });
+    await tab.getByTestId('threadwork-create-task').waitFor();
+    await tab.evaluate(() =>
+      document.addEventListener(
+        'click',
+        () => {
+          (window as unknown as { clickedAt?: number }).clickedAt ??=
+            performance.timeOrigin + performance.now();
+        },
+        { capture: true },
+      ),
+    );
+    await tab.getByTestId('threadwork-create-task').click();
+    const usableAt = await (await panelFrame(tab)).evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          const look = () => {
+            const submit = document.querySelector<HTMLButtonElement>('[data-testid="threadwork-submit"]');
+            if (submit !== null && !submit.disabled) resolve(performance.timeOrigin + performance.now());
+            else requestAnimationFrame(look);
+          };
+          look();
+        }),
+    );
+    const clickedAt = await tab.evaluate(() => (window as unknown as { clickedAt: number }).clickedAt);
+    await tab.close();
+    return usableAt - clickedAt;
+  };
+  const fresh: number[] = [];
+  const kept: number[] = [];
+  for (let i = 0; i < SLOW_SAMPLES; i++) {
+    await forgetKept();
+    fresh.push(await usableAfter());
+    // The panel just now kept what the service answered: the next one shows it at once.
+    kept.push(await usableAfter());
+  }
+  reportMedian(
+    `service answering ${SLOW_MS / 1000} s late: click → Create usable, nothing kept but the last choice (median)`,
+    fresh,
+    3500,
+    { label: 'with the answers kept from the last use (median)', samples: kept },
+  );
 } finally {
+  await proxy.stop();
   await browser.close();
   await server.stop();
 }

@@ -1,44 +1,73 @@
-import type { OpenThread } from '../lib/gmail/thread.ts';
-import type { Send } from '../lib/messaging.ts';
+import { browser } from 'wxt/browser';
+import type { ContentScriptContext } from 'wxt/utils/content-script-context';
+import { createIframeUi, type IframeContentScriptUi } from 'wxt/utils/content-script-ui/iframe';
+import {
+  frameMessage,
+  MESSAGE_TEXT_LIMIT,
+  PANEL_PAGE,
+  type PanelMode,
+  type ShowMessage,
+  type ThreadMeta,
+} from '../lib/frame.ts';
+import { type OpenThread, readOpenMessage } from '../lib/gmail/thread.ts';
+import { watchOpenThread } from '../lib/gmail/watch.ts';
 import { createShadowHost, type ShadowHost } from '../lib/ui/host.ts';
-import type { PanelApi, PanelMode } from '../lib/ui/panel-api.ts';
 import { isDarkTheme } from '../lib/ui/theme.ts';
-import { BUTTON_STYLES } from './styles.ts';
+import { BUTTON_STYLES, FRAME_STYLES } from './styles.ts';
 
-/** What may take the keyboard inside the panel, in document order. */
-const FOCUSABLE = 'button, input, select, textarea, a[href], [tabindex]:not([tabindex="-1"])';
+/** The frame's height until it reports its own (it reports as soon as it has drawn). */
+const FIRST_HEIGHT = 360;
 
 /**
  * What the extension puts in the mailbox: the "Create task" button (in the open conversation's toolbar row,
- * or floating when it has none) and the panel, whose code is loaded on first open. `show` is called on every
- * change of the open thread. The button is plain DOM so that the script on every mailbox page stays small.
+ * or floating when it has none) and the panel's frame (an extension page: the mailbox page cannot read what
+ * it shows, lib/frame.ts). `show` is called on every change of the open thread. The button is plain DOM so
+ * that the script on every mailbox page stays small; the frame is created once the mailbox is idle after a
+ * thread first opens (or when the user reaches for the button), and kept (hidden) once closed, with what the
+ * user typed in it.
  */
 export class MailboxUi {
+  readonly #ctx: ContentScriptContext;
   readonly #document: Document;
-  readonly #send: Send;
-  readonly #loadPanel: () => Promise<PanelApi>;
+  /** The extension's own origin: the frame's messages come from there, and only there do ours go. */
+  readonly #origin: string;
   #thread: OpenThread | null = null;
   #button: (ShadowHost & { control: HTMLButtonElement }) | null = null;
-  #panel: ShadowHost | null = null;
-  #api: PanelApi | null = null;
+  #frameHost: ShadowHost | null = null;
+  #frame: IframeContentScriptUi<void> | null = null;
+  #ready = false;
+  /** The mode the panel was opened in; null while it is closed. */
   #mode: PanelMode | null = null;
-  #submit: (() => void) | undefined;
+  /** The next show message takes the keyboard into the frame (the panel was just opened). */
+  #focus = false;
 
-  constructor(document: Document, send: Send, loadPanel: () => Promise<PanelApi>) {
+  /** Tells the background the panel is about to open, so what it asks for first is on its way already. */
+  readonly #warm: () => void;
+
+  constructor(ctx: ContentScriptContext, document: Document, extensionOrigin: string, warm: () => void) {
+    this.#ctx = ctx;
     this.#document = document;
-    this.#send = send;
-    this.#loadPanel = loadPanel;
+    this.#origin = extensionOrigin;
+    this.#warm = warm;
+    const view = document.defaultView;
+    if (view !== null) {
+      ctx.addEventListener(view, 'message', (event) => this.#onFrameMessage(event as MessageEvent));
+      ctx.addEventListener(view, 'resize', () => this.#fitInRow());
+    }
+    ctx.onInvalidated(() => {
+      this.#button?.host.remove();
+      this.#frameHost?.host.remove();
+    });
   }
 
   show(thread: OpenThread | null): void {
     const previous = this.#thread;
     this.#thread = thread;
     this.#placeButton();
-    // Back to the list: the task panel goes (the draft is kept); another thread: the panel follows it.
-    if (this.#mode === 'task' && (thread === null || thread.id !== previous?.id)) {
-      if (thread === null) this.closePanel();
-      else this.#renderPanel();
-    }
+    if (this.#mode === null || thread?.id === previous?.id) return;
+    // Back to the list: the panel goes (what was typed is kept); another thread: the panel follows it.
+    if (thread === null && this.#mode === 'task') this.closePanel();
+    else this.#sendShow(null);
   }
 
   /** Whether the button is where `show` put it: false once the page has re-rendered it away. */
@@ -46,76 +75,93 @@ export class MailboxUi {
     return this.#thread === null || this.#button?.host.isConnected === true;
   }
 
-  async openPanel(mode: PanelMode = this.#thread === null ? 'settings' : 'task'): Promise<void> {
-    const opening = this.#mode === null;
+  openPanel(mode: PanelMode = this.#thread === null ? 'settings' : 'task'): void {
+    if (mode === 'task') this.#warm();
     this.#mode = mode;
-    if (this.#panel === null) {
-      this.#panel = createShadowHost(this.#document, 'panel', '', (event) => this.#onKey(event));
-      this.#document.body.append(this.#panel.host);
-    }
+    this.#focus = true;
     this.#button?.control.setAttribute('aria-expanded', 'true');
     this.#themeButton();
-    try {
-      this.#api ??= await this.#loadPanel();
-    } catch {
-      // The extension was updated or reloaded under this page: its files are gone until the page reloads.
-      if (this.#panel !== null) {
-        this.#panel.mount.textContent = 'Threadwork was updated: reload the page to use it.';
-      }
-      return;
-    }
-    if (this.#mode === null) return;
-    this.#renderPanel();
-    if (opening || mode === 'settings') this.#focusFirst();
+    this.#ensureFrame();
+    if (this.#ready) this.#sendShow(mode);
   }
 
   closePanel(): void {
-    if (this.#mode === null && this.#panel === null) return;
+    if (this.#mode === null) return;
     this.#mode = null;
-    if (this.#panel !== null) {
-      this.#api?.unmount(this.#panel.mount);
-      this.#panel.host.remove();
-      this.#panel = null;
-    }
+    this.#frame?.iframe.classList.remove('tw-open');
     this.#button?.control.setAttribute('aria-expanded', 'false');
     // The keyboard goes back where it came from: the button that opened the panel.
     if (this.#button?.host.isConnected) this.#button.control.focus();
   }
 
-  #focusFirst(): void {
-    const mount = this.#panel?.mount;
-    const field = mount?.querySelector<HTMLElement>('.tw-form textarea, .tw-form input, .tw-form select');
-    (field ?? mount?.querySelector<HTMLElement>('[role="dialog"]'))?.focus();
+  /** The frame, created once (hidden until the panel opens); its page starts loading at once. */
+  #ensureFrame(): void {
+    if (this.#frame !== null) return;
+    const host = createShadowHost(this.#document, 'panel', FRAME_STYLES);
+    this.#document.body.append(host.host);
+    this.#frameHost = host;
+    this.#frame = createIframeUi(this.#ctx, {
+      page: PANEL_PAGE,
+      position: 'inline',
+      anchor: host.mount,
+      // Before the frame is in the page: its navigation starts then, and reads `allow` once.
+      onBeforeMount: (_wrapper, iframe) => {
+        iframe.className = 'tw-frame';
+        iframe.title = 'Threadwork';
+        // The API tab's "Copy" puts a new key's secret on the clipboard from inside the frame.
+        iframe.allow = 'clipboard-write';
+        iframe.dataset['threadworkFrame'] = '';
+        iframe.style.height = `${FIRST_HEIGHT}px`;
+      },
+    });
+    this.#frame.mount();
   }
 
-  #onKey(event: KeyboardEvent): void {
-    // Escape closes on keyup, so that no half of the key press lands on the page once the panel is gone.
-    if (event.type === 'keyup' && event.key === 'Escape') this.closePanel();
-    else if (event.type === 'keydown' && event.key === 'Tab') this.#keepTabInside(event);
-    else if (event.type === 'keydown' && event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
-      this.#submit?.();
+  #onFrameMessage(event: MessageEvent): void {
+    const iframe = this.#frame?.iframe;
+    // Only the extension's own pages have its origin (a random one in Firefox): no page script can send as it.
+    if (iframe === undefined || event.origin !== this.#origin) return;
+    const message = frameMessage(event.data);
+    if (message === null) return;
+    if (message.threadwork === 'ready') {
+      this.#ready = true;
+      if (this.#mode !== null) this.#sendShow(this.#mode);
+    } else if (message.threadwork === 'size') {
+      iframe.style.height = `${Math.ceil(message.height)}px`;
+    } else {
+      this.closePanel();
     }
   }
 
-  /** Tab and Shift+Tab cycle through the panel's controls and never leave it. */
-  #keepTabInside(event: KeyboardEvent): void {
-    const mount = this.#panel?.mount;
-    if (mount === undefined) return;
-    const controls = Array.from(mount.querySelectorAll<HTMLElement>(FOCUSABLE)).filter(
-      (control) => !(control as HTMLButtonElement).disabled && control.getClientRects().length > 0,
-    );
-    const first = controls[0];
-    const last = controls.at(-1);
-    if (first === undefined || last === undefined) return;
-    const active = (mount.getRootNode() as ShadowRoot).activeElement;
-    const inside = active !== null && controls.includes(active as HTMLElement);
-    if (event.shiftKey && (!inside || active === first)) {
-      event.preventDefault();
-      last.focus();
-    } else if (!event.shiftKey && (!inside || active === last)) {
-      event.preventDefault();
-      first.focus();
-    }
+  /** Shows the panel in the frame for the current thread; `mode` null keeps the mode the frame is in. */
+  #sendShow(mode: PanelMode | null): void {
+    const iframe = this.#frame?.iframe;
+    if (iframe === undefined || !this.#ready || this.#mode === null) return;
+    iframe.classList.add('tw-open');
+    const focus = this.#focus;
+    this.#focus = false;
+    // The page gives the keyboard to the frame; the frame then puts it on its first field.
+    if (focus) iframe.focus();
+    const message: ShowMessage = {
+      threadwork: 'show',
+      mode,
+      thread: this.#threadMeta(),
+      dark: this.#dark(),
+      focus,
+    };
+    iframe.contentWindow?.postMessage(message, this.#origin);
+  }
+
+  /** The thread as the frame gets it: metadata only (lib/frame.ts), read when the panel shows it. */
+  #threadMeta(): ThreadMeta | null {
+    const thread = this.#thread;
+    if (thread === null) return null;
+    return {
+      id: thread.id,
+      subject: thread.subject,
+      url: this.#document.location?.href ?? '',
+      message: readOpenMessage(thread.heading, MESSAGE_TEXT_LIMIT),
+    };
   }
 
   /** The button follows the mailbox's theme each time it is placed and each time the panel opens. */
@@ -134,7 +180,12 @@ export class MailboxUi {
       this.#button = null;
       return;
     }
-    if (this.#button === null) this.#button = this.#createButton();
+    if (this.#button === null) {
+      this.#button = this.#createButton();
+      // The panel's page loads in its frame (hidden) once the mailbox is idle, so the first click finds it ready.
+      if (typeof requestIdleCallback === 'function')
+        this.#ctx.requestIdleCallback(() => this.#ensureFrame(), { timeout: 5000 });
+    }
     const { host, control } = this.#button;
     const toolbar = thread.toolbar;
     control.classList.toggle('tw-floating', toolbar === null);
@@ -143,7 +194,20 @@ export class MailboxUi {
     } else if (!toolbar.contains(host)) {
       placeInRow(toolbar, host);
     }
+    this.#fitInRow();
     this.#themeButton();
+  }
+
+  /**
+   * In a narrow window the toolbar's row may have no room for the labelled button: then it shows its icon
+   * alone (the label stays its accessible name) rather than start a second row.
+   */
+  #fitInRow(): void {
+    const button = this.#button;
+    const toolbar = this.#thread?.toolbar;
+    if (button === null || toolbar === null || toolbar === undefined) return;
+    button.control.classList.remove('tw-compact');
+    if (!inFirstRow(toolbar, button.host)) button.control.classList.add('tw-compact');
   }
 
   #createButton(): ShadowHost & { control: HTMLButtonElement } {
@@ -158,36 +222,76 @@ export class MailboxUi {
     control.setAttribute('aria-haspopup', 'dialog');
     control.setAttribute('aria-expanded', String(this.#mode !== null));
     const icon = this.#document.createElement('span');
+    icon.className = 'tw-icon';
     icon.setAttribute('aria-hidden', 'true');
-    icon.textContent = '✓';
-    control.append(icon, 'Create task');
+    // A plus: "add a task" (a check mark read as "done").
+    icon.textContent = '+';
+    const label = this.#document.createElement('span');
+    label.className = 'tw-label';
+    label.textContent = 'Create task';
+    control.append(icon, label);
     control.addEventListener('click', () => {
-      if (this.#mode === 'task') this.closePanel();
-      else void this.openPanel('task');
+      if (this.#mode !== null) this.closePanel();
+      else this.openPanel('task');
     });
-    // The panel's code starts loading as soon as the user reaches for the button.
-    const warm = () => void this.#loadPanel().catch(() => {});
+    // The panel's page starts loading, and its first answers coming, as soon as the user reaches for the button.
+    const warm = () => {
+      this.#ensureFrame();
+      this.#warm();
+    };
     control.addEventListener('pointerenter', warm, { once: true });
     control.addEventListener('focus', warm, { once: true });
     shadow.mount.append(control);
     return { ...shadow, control };
   }
+}
 
-  #renderPanel(): void {
-    if (this.#panel === null || this.#mode === null || this.#api === null) return;
-    const thread = this.#thread;
-    this.#api.render(this.#panel.mount, {
-      thread: thread === null ? null : { id: thread.id, subject: thread.subject },
-      mode: this.#mode,
-      dark: this.#dark(),
-      send: this.#send,
-      onMode: (mode) => void this.openPanel(mode),
-      onClose: () => this.closePanel(),
-      onSubmitRef: (submit) => {
-        this.#submit = submit;
-      },
-    });
-  }
+/**
+ * Starts the extension in a mailbox page: the button and frame (`MailboxUi`) follow the open thread, and the
+ * background's relay of the keyboard shortcut opens the panel. Everything ends with `ctx`.
+ */
+export function startMailbox(ctx: ContentScriptContext, document: Document): MailboxUi {
+  // The extension's origin as its pages' messages carry it (`new URL` gives no origin for these schemes).
+  const ui = new MailboxUi(ctx, document, browser.runtime.getURL('/').replace(/\/$/, ''), () => {
+    try {
+      browser.runtime.sendMessage({ type: 'panel.warm' }).catch(() => {});
+    } catch {
+      // The extension was updated under the page: this script's context is gone.
+    }
+  });
+  const stop = watchOpenThread(
+    document,
+    (thread) => {
+      // An orphaned script (the extension was reloaded under this page) notices here and ends its work.
+      if (ctx.isValid) ui.show(thread);
+    },
+    () => ui.isPlaced(),
+  );
+  ctx.onInvalidated(stop);
+  // The keyboard shortcut, relayed by the background.
+  const onMessage = (message: unknown) => {
+    if ((message as { type?: unknown } | null)?.type === 'panel.open' && ctx.isValid) ui.openPanel();
+    return undefined;
+  };
+  browser.runtime.onMessage.addListener(onMessage);
+  ctx.onInvalidated(() => browser.runtime.onMessage.removeListener(onMessage));
+  return ui;
+}
+
+/** The row of a toolbar's own buttons: those laid out on the first one's line, on the toolbar's left half. */
+function rowButtons(toolbar: Element): { element: HTMLElement; rect: DOMRect }[] {
+  const bounds = toolbar.getBoundingClientRect();
+  const buttons = Array.from(toolbar.querySelectorAll<HTMLElement>('[role="button"], button'))
+    .map((element) => ({ element, rect: element.getBoundingClientRect() }))
+    .filter(({ rect }) => rect.width > 0 && rect.height > 0);
+  const first = buttons[0];
+  if (first === undefined) return [];
+  const row = first.rect.top + first.rect.height / 2;
+  return buttons.filter(
+    ({ rect }) =>
+      Math.abs(rect.top + rect.height / 2 - row) < first.rect.height / 2 &&
+      rect.left < bounds.left + bounds.width / 2,
+  );
 }
 
 /**
@@ -196,20 +300,17 @@ export class MailboxUi {
  * gets it at the end.
  */
 export function placeInRow(toolbar: Element, host: HTMLElement): void {
-  const bounds = toolbar.getBoundingClientRect();
-  const buttons = Array.from(toolbar.querySelectorAll<HTMLElement>('[role="button"], button'))
-    .map((element) => ({ element, rect: element.getBoundingClientRect() }))
-    .filter(({ rect }) => rect.width > 0 && rect.height > 0);
-  const first = buttons[0];
-  if (first === undefined) {
-    toolbar.append(host);
-    return;
-  }
-  const row = first.rect.top + first.rect.height / 2;
-  const inRow = buttons.filter(
-    ({ rect }) =>
-      Math.abs(rect.top + rect.height / 2 - row) < first.rect.height / 2 &&
-      rect.left < bounds.left + bounds.width / 2,
+  const last = rowButtons(toolbar).at(-1);
+  if (last === undefined) toolbar.append(host);
+  else last.element.after(host);
+}
+
+/** Whether `host` sits on the line of the toolbar's first button (true while the toolbar is not laid out). */
+function inFirstRow(toolbar: Element, host: HTMLElement): boolean {
+  const first = rowButtons(toolbar)[0];
+  const rect = host.getBoundingClientRect();
+  if (first === undefined || rect.height === 0) return true;
+  return (
+    Math.abs(rect.top + rect.height / 2 - (first.rect.top + first.rect.height / 2)) < first.rect.height / 2
   );
-  (inRow.at(-1) ?? first).element.after(host);
 }

@@ -1,5 +1,7 @@
 /**
- * The UI's styles, put in each shadow root: the mailbox's CSS never reaches in, ours never leaks out.
+ * The UI's styles: the button's and the frame's in their shadow roots in the mailbox page (the mailbox's CSS
+ * never reaches in, ours never leaks out), the panel's and the settings' in the extension's own pages (the
+ * panel's frame and the options page).
  * Colours are variables so that one class (`tw-dark`, set when the mailbox shows a dark theme) switches them;
  * the light and dark pairs keep WCAG AA contrast.
  */
@@ -19,28 +21,44 @@ const COLOURS = `
 /** The mailbox toolbar's button: toolbar-sized (32 px, like Gmail's own pills), in the toolbar's row. */
 export const BUTTON_STYLES = `${COLOURS}
 :host { all: initial; display: inline-flex; align-items: center; vertical-align: middle; flex: none; }
-.tw-create { display: inline-flex; align-items: center; gap: 6px; height: 32px; margin: 0 8px; padding: 0 14px;
+.tw-create { display: inline-flex; align-items: center; justify-content: center; gap: 4px; height: 32px; margin: 0 8px; padding: 0 14px 0 10px;
   border: none; border-radius: 16px; cursor: pointer; white-space: nowrap; background: var(--tw-soft);
   color: var(--tw-on-soft); font: 500 13px "Google Sans", Roboto, Arial, sans-serif; }
+.tw-icon { font-size: 20px; font-weight: 400; line-height: 1; width: 16px; text-align: center; }
 .tw-create:focus-visible { outline: 2px solid var(--tw-accent); outline-offset: 2px; }
 .tw-create.tw-floating { position: fixed; right: 24px; bottom: 24px; z-index: 2147483000; height: 40px;
-  padding: 0 18px; box-shadow: 0 2px 6px rgba(0,0,0,.25); }
+  padding: 0 18px 0 14px; box-shadow: 0 2px 6px rgba(0,0,0,.25); }
+/* No room in the toolbar's row: the icon alone, the label still the button's name. */
+.tw-create.tw-compact { width: 32px; padding: 0; margin: 0 4px; }
+.tw-compact .tw-label { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+`;
+
+/**
+ * The panel's frame in the mailbox: over the thread's right side, or in a window narrower than 900 px a sheet
+ * over the lower part, so the thread's subject and first lines stay readable and clickable. Its height is
+ * the panel's (the frame reports it), up to what the window leaves.
+ */
+export const FRAME_STYLES = `
+:host { all: initial; }
+.tw-frame { position: fixed; top: 72px; right: 16px; z-index: 2147483001; display: block; width: 400px;
+  max-height: calc(100vh - 96px); border: 0; border-radius: 12px; box-shadow: 0 4px 16px rgba(0,0,0,.28);
+  background: transparent; color-scheme: normal; visibility: hidden; }
+.tw-frame.tw-open { visibility: visible; }
+@media (max-width: 899px) {
+  .tw-frame { top: auto; bottom: 0; left: 0; right: 0; width: 100%; max-height: 46vh; border-radius: 12px 12px 0 0;
+    box-shadow: 0 -2px 12px rgba(0,0,0,.28); }
+}
 `;
 
 /** The panel and the settings (the options page uses these too). */
 export const STYLES = `${COLOURS}
-:host { all: initial; }
 * { box-sizing: border-box; font-family: "Google Sans", Roboto, Arial, sans-serif; font-size: 13px; color: inherit; }
 .tw-panel, .tw-page { color: var(--tw-fg); }
 button { cursor: pointer; border: 1px solid var(--tw-border); background: var(--tw-field); color: var(--tw-fg); border-radius: 16px; padding: 4px 12px; }
 button:disabled, button[aria-disabled=true] { opacity: .6; cursor: default; }
 button:focus-visible, input:focus-visible, select:focus-visible, textarea:focus-visible, [tabindex]:focus-visible { outline: 2px solid var(--tw-accent); outline-offset: 1px; }
-.tw-panel { position: fixed; top: 72px; right: 16px; z-index: 2147483001; width: 400px; max-height: calc(100vh - 96px); overflow: auto; background: var(--tw-bg); border-radius: 12px; box-shadow: 0 4px 16px rgba(0,0,0,.28); padding: 12px 16px 16px; outline: none; }
-/* A narrow window: the panel becomes a sheet over the lower part, so the thread's subject and first lines stay readable and clickable. */
-@media (max-width: 899px) {
-  .tw-panel { top: auto; bottom: 0; left: 0; right: 0; width: auto; max-height: 46vh; border-radius: 12px 12px 0 0; box-shadow: 0 -2px 12px rgba(0,0,0,.28); }
-}
-.tw-page .tw-panel { position: static; box-shadow: none; width: auto; max-height: none; }
+.tw-panel { background: var(--tw-bg); padding: 12px 16px 16px; outline: none; }
+.tw-page .tw-panel { border-radius: 12px; }
 .tw-head { display: flex; align-items: center; justify-content: space-between; gap: 8px; margin-bottom: 8px; }
 .tw-head h1, .tw-head h2 { margin: 0; font-size: 16px; font-weight: 500; }
 .tw-head button { border: none; background: none; padding: 4px 8px; }
@@ -100,4 +118,15 @@ kbd { font-family: monospace; font-size: 12px; border: 1px solid var(--tw-border
 .tw-settings { min-width: 0; }
 .tw-secret { display: block; word-break: break-all; background: var(--tw-field); padding: 6px; margin: 6px 0; border-radius: 4px; font-family: monospace; }
 .tw-hint { color: var(--tw-muted); font-size: 12px; }
+/* Create stays in reach while the form scrolls in a short panel. */
+.tw-submit { position: sticky; bottom: 0; z-index: 1; background: var(--tw-bg); padding: 8px 0; margin: -8px 0; }
+.tw-notice { margin: 0; padding: 6px 8px; border-radius: 6px; background: var(--tw-soft); color: var(--tw-on-soft); overflow-wrap: anywhere; }
+.tw-problem { color: var(--tw-error-fg); font-size: 12px; }
+input[aria-invalid=true] { border-color: var(--tw-danger); }
+.tw-notes-hint { margin: 2px 0 0; }
+.tw-fields { border: 1px solid var(--tw-line); border-radius: 8px; margin: 0; padding: 4px 10px 10px; display: flex; flex-direction: column; gap: 6px; min-width: 0; }
+.tw-fields > legend, .tw-field-options > legend { color: var(--tw-label); font-size: 12px; padding: 0 4px; }
+.tw-field-options { border: 0; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 2px 14px; min-width: 0; }
+.tw-field-options > legend { padding: 0; margin-bottom: 2px; }
+.tw-field-options label { flex: none; }
 `;

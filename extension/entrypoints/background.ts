@@ -1,11 +1,7 @@
 import browser, { type Runtime } from 'webextension-polyfill';
 import { defineBackground } from 'wxt/utils/define-background';
-import { z } from 'zod';
 import { createService } from '../lib/background/service.ts';
 import { CREATE_TASK_COMMAND, SHORTCUT_SETTINGS } from '../lib/shortcut.ts';
-
-// zod must not compile validators with `new Function`: extension pages and workers forbid eval.
-z.config({ jitless: true });
 
 export default defineBackground({
   type: 'module',
@@ -16,7 +12,11 @@ export default defineBackground({
       openTab: async (url) => {
         await browser.tabs.create({ url });
       },
-      openOptions: () => browser.runtime.openOptionsPage(),
+      openOptions: async (grant) => {
+        // At its "Allow access" button: a page of its own (the settings tab may be open without it).
+        if (grant) await browser.tabs.create({ url: browser.runtime.getURL('/options.html#grant') });
+        else await browser.runtime.openOptionsPage();
+      },
       shortcuts: {
         current: async () =>
           (await browser.commands.getAll()).find((command) => command.name === CREATE_TASK_COMMAND)?.shortcut,

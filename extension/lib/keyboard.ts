@@ -1,6 +1,9 @@
+import type { ContentScriptContext } from 'wxt/utils/content-script-context';
+
 /**
- * Keeps typing in the extension's UI away from the mailbox's keyboard shortcuts ("c" compose, "e" archive,
- * "#" delete, "/" search, …). Two guards:
+ * Keeps keys aimed at the extension's button away from the mailbox's keyboard shortcuts ("c" compose,
+ * "e" archive, "#" delete, "/" search, …). (The panel needs no guard: it is a frame of the extension's own,
+ * and keys typed there never reach the page.) Two guards:
  * - at each shadow host, key events stop bubbling (the page's ordinary listeners never see them);
  * - on `window`, in the capture phase and registered before the page's own scripts run (document_start),
  *   key events aimed at one of our hosts stop there, so the page's capture-phase listeners never see them
@@ -13,9 +16,11 @@ export const KEY_EVENTS = ['keydown', 'keyup', 'keypress'] as const;
 const hosts = new WeakSet<EventTarget>();
 const keyHandlers = new WeakMap<EventTarget, (event: KeyboardEvent) => void>();
 
-export function installCaptureGuard(window: Window): void {
+export function installCaptureGuard(ctx: ContentScriptContext, window: Window): void {
+  // Through `ctx`: the guard goes with the script when the extension is updated under the page.
   for (const type of KEY_EVENTS) {
-    window.addEventListener(
+    ctx.addEventListener(
+      window,
       type,
       (event) => {
         const target = event.target;

@@ -1,10 +1,12 @@
 /**
  * Where the background keeps its state. Credentials live in `storage.local` (they survive restarts), the
- * session token in `storage.session` (memory only, gone with the browser session), and the last team, board
- * and list of a successful create in `storage.local`. Only the background reads or writes these items.
+ * session token and the panel's drafts in `storage.session` (memory only, gone with the browser session), and
+ * the last team, board and list of a successful create in `storage.local`. Only the background reads or
+ * writes these items (Firefox gives the panel's frame no `storage.session` at all).
  */
 import { storage } from 'wxt/utils/storage';
-import type { Choice, SettingsInput, SettingsView } from './protocol.ts';
+import type { Choice, Draft, SettingsInput, SettingsView } from './protocol.ts';
+import { serviceOrigin } from './service-url.ts';
 
 export interface Credentials {
   /** The service origin, without a trailing slash: v2 is `{origin}/v2`, the token endpoint `{origin}/auth/api_token`. */
@@ -13,6 +15,8 @@ export interface Credentials {
   apiKey: string;
   apiSecret: string;
   keyName: string;
+  /** Set when the key was revoked from the API tab (its secret forgotten); cleared by the next save. */
+  signedOut?: boolean;
 }
 
 export interface SessionToken {
@@ -28,15 +32,14 @@ export const credentialsItem = storage.defineItem<Credentials | null>('local:cre
 });
 export const sessionTokenItem = storage.defineItem<SessionToken | null>('session:token', { fallback: null });
 export const choiceItem = storage.defineItem<Choice | null>('local:lastChoice', { fallback: null });
+/** The panel's drafts by thread id: memory only, like the session token (they may hold an email's text). */
+export const draftsItem = storage.defineItem<Record<string, Draft>>('session:drafts', { fallback: {} });
 
+/** The origin of a service URL the settings schema accepted. */
 export function normalizeOrigin(value: string): string {
-  return new URL(value.trim()).origin;
-}
-
-/** The match pattern of the service's origin, as `permissions.contains/request` take it. */
-export function originPattern(origin: string): string {
-  const url = new URL(origin);
-  return `${url.protocol}//${url.hostname}/*`;
+  const origin = serviceOrigin(value);
+  if (origin === null) throw new Error(`not a service URL: ${value}`);
+  return origin;
 }
 
 export function fingerprint(credentials: Credentials): string {
@@ -65,6 +68,7 @@ export function toView(credentials: Credentials | null): SettingsView {
     keyName: credentials?.keyName ?? '',
     hasSecret: (credentials?.apiSecret ?? '') !== '',
     configured: isComplete(credentials),
+    signedOut: credentials?.signedOut === true && !isComplete(credentials),
   };
 }
 

@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fakeBrowser } from 'wxt/testing/fake-browser';
 import { redact } from '../lib/background/errors.ts';
 import { createService } from '../lib/background/service.ts';
+import { SERVICE_URL_HELP, serviceOrigin } from '../lib/service-url.ts';
 import { choiceItem, credentialsItem, sessionTokenItem } from '../lib/settings.ts';
 import { TASK } from './helpers/fixtures.ts';
 
@@ -143,6 +144,7 @@ describe('settings storage', () => {
         keyName: 'Browser',
         hasSecret: true,
         configured: true,
+        signedOut: false,
       },
     });
     expect(JSON.stringify(saved)).not.toContain('secret"');
@@ -156,14 +158,34 @@ describe('settings storage', () => {
     expect(await sessionTokenItem.getValue()).toBeNull();
   });
 
-  it('refuses a service URL that is not http(s), naming the field', async () => {
+  it('refuses a service URL that is not http(s), and says what each field wants in plain words', async () => {
     const answer = await service(vi.fn()).handle({
       type: 'settings.save',
       settings: { ...SETTINGS, origin: 'javascript:alert(1)' },
     });
-    expect(answer).toMatchObject({ ok: false, error: { kind: 'invalid' } });
-    expect(!answer.ok && answer.error.message).toContain('settings.origin');
+    expect(answer).toMatchObject({ ok: false, error: { kind: 'invalid', message: SERVICE_URL_HELP } });
     expect(await credentialsItem.getValue()).toBeNull();
+    // An empty form: each field's own words, never a schema path such as "settings.apiKey: is required".
+    const empty = await service(vi.fn()).handle({
+      type: 'settings.save',
+      settings: { origin: '', email: '', apiKey: '', apiSecret: '', keyName: '' },
+    });
+    expect(!empty.ok && empty.error.message).toBe(
+      `${SERVICE_URL_HELP} Enter the email you sign in to the service with. Enter the API key of a key + secret. Enter the name the key has in the service.`,
+    );
+  });
+
+  it('reads a service URL as a user types it: with or without its scheme, to its origin', () => {
+    expect(serviceOrigin('app.example.com')).toBe('https://app.example.com');
+    expect(serviceOrigin(' https://app.example.com/boards/1?x=1 ')).toBe('https://app.example.com');
+    expect(serviceOrigin('localhost:8787')).toBe('http://localhost:8787');
+    expect(serviceOrigin('127.0.0.1:8787/mail')).toBe('http://127.0.0.1:8787');
+    expect(serviceOrigin('http://127.0.0.1:8787')).toBe('http://127.0.0.1:8787');
+    for (const wrong of ['', 'app', 'javascript:alert(1)', 'ftp://files.example.com', 'https://']) {
+      expect(serviceOrigin(wrong), wrong).toBeNull();
+    }
+    // The help keeps its example whole: it is shown as it is, never through the URL-to-host filter.
+    expect(SERVICE_URL_HELP).toContain('https://app.example.com');
   });
 });
 
@@ -268,6 +290,26 @@ describe('the panel requests', () => {
     expect(listed[0]!.path).toContain('completed=false');
   });
 
+  it('finds a title whatever its punctuation: "orchard foods rollout" finds "Orchard Foods: rollout"', async () => {
+    const task = (id: string, title: string) => ({ ...TASK, id, title });
+    const { fetch } = route({
+      'GET /v2/boards': () =>
+        page([
+          { id: 'brd_1', name: 'A', board_type: 'shared', template: null, team_id: 't', subscription: null },
+        ]),
+      'GET /v2/tasks': () =>
+        page([
+          task('tsk_a', 'Orchard Foods: rollout'),
+          task('tsk_b', 'Rollout plan — Orchard-Foods (Q3)'),
+          task('tsk_c', 'Orchard visit'),
+        ]),
+    });
+    const { handle } = service(fetch);
+    await handle({ type: 'settings.save', settings: SETTINGS });
+    const found = await handle({ type: 'tasks.search', team_id: 't', query: 'orchard foods rollout' });
+    expect(found.ok && (found.data as { id: string }[]).map((item) => item.id)).toEqual(['tsk_a', 'tsk_b']);
+  });
+
   it('links this thread to an existing task with the v2 link-thread call', async () => {
     const { fetch, calls } = route({
       'POST /v2/tasks/tsk_1/threads': () =>
@@ -282,6 +324,293 @@ describe('the panel requests', () => {
       data: { thread_ids: ['18c2f0a1b2c3d4e5'] },
     });
     expect(calls.at(-1)?.body).toEqual({ thread_id: '18c2f0a1b2c3d4e5' });
+  });
+});
+
+describe('where a task may go, and the thread', () => {
+  const ok = (data: unknown) => json(200, { data, meta: { request_id: 'r' } });
+  const notFound = (message: string) => json(404, { error: { code: 'not_found', message, request_id: 'r' } });
+  const page = (data: unknown[]) =>
+    json(200, {
+      data,
+      meta: { request_id: 'r', pagination: { next_cursor: null, has_more: false, limit: 200 } },
+    });
+  const THREAD = '18c2f0a1b2c3d4e5';
+  /** The thread as GET /email-threads/{id} answers it. */
+  const thread = (linked: { id: string; title: string }[]) => ({
+    provider: 'gmail',
+    thread_id: THREAD,
+    message_ids: [THREAD],
+    subject: 'Quote',
+    participants: [],
+    latest_message_at: null,
+    snippet: null,
+    direction: 'inbound',
+    unread: false,
+    linked_tasks: linked,
+  });
+
+  async function serving(answers: Record<string, (body: unknown) => Response | Promise<Response>>) {
+    const calls: { method: string; path: string; body: unknown }[] = [];
+    const fetch = vi.fn<typeof globalThis.fetch>(async (input, init) => {
+      const url = new URL(String(input));
+      const method = init?.method ?? 'GET';
+      calls.push({
+        method,
+        path: url.pathname,
+        body: init?.body ? JSON.parse(String(init.body)) : undefined,
+      });
+      if (url.pathname === '/auth/api_token') return json(200, { 'x-access-token': TOKEN });
+      return answers[`${method} ${url.pathname}`]?.(calls.at(-1)!.body) ?? notFound('no such path');
+    });
+    const { handle } = service(fetch);
+    await handle({ type: 'settings.save', settings: SETTINGS });
+    return { handle, calls };
+  }
+
+  it('lists the personal boards and a board’s custom fields', async () => {
+    const mine = {
+      id: 'brd_me',
+      name: 'My board',
+      board_type: 'private',
+      template: null,
+      team_id: null,
+      subscription: null,
+    };
+    const field = {
+      id: 'fld_1',
+      name: 'Budget',
+      type: 'number',
+      ai: false,
+      display_on_card: false,
+      options: null,
+    };
+    const { handle } = await serving({
+      'GET /v2/personal-boards': () => page([mine]),
+      'GET /v2/boards/brd_me/custom-fields': () => page([field]),
+    });
+    expect(await handle({ type: 'boards.personal' })).toEqual({ ok: true, data: [mine] });
+    expect(await handle({ type: 'fields.list', board_id: 'brd_me' })).toEqual({ ok: true, data: [field] });
+  });
+
+  it('asks for the last choice’s teams, boards and lists ahead of the panel, and answers the panel’s first ask with them', async () => {
+    const { handle, calls } = await serving({
+      'GET /v2/teams': () => page([]),
+      'GET /v2/personal-boards': () => page([]),
+      'GET /v2/boards': () => page([]),
+      'GET /v2/boards/brd_1/lists': () => page([]),
+      'GET /v2/boards/brd_1/members': () => page([]),
+      'GET /v2/boards/brd_1/custom-fields': () => page([]),
+    });
+    await choiceItem.setValue({ team_id: 'team_1', board_id: 'brd_1', list_id: 'lst_1' });
+    expect(await handle({ type: 'panel.warm' })).toEqual({ ok: true, data: { warmed: true } });
+    // Warming twice asks once.
+    await handle({ type: 'panel.warm' });
+    await vi.waitFor(() => expect(calls.filter((call) => call.path.startsWith('/v2/'))).toHaveLength(6));
+    const asked = () => calls.filter((call) => call.path === '/v2/boards/brd_1/lists').length;
+    expect(await handle({ type: 'lists.list', board_id: 'brd_1' })).toEqual({ ok: true, data: [] });
+    expect(asked()).toBe(1);
+    // Only the first ask: the next one is asked of the service (a Retry wants a fresh answer).
+    await handle({ type: 'lists.list', board_id: 'brd_1' });
+    expect(asked()).toBe(2);
+  });
+
+  it('sends what the panel can show later two at a time, never taking every connection', async () => {
+    let open = 0;
+    let most = 0;
+    const gate: (() => void)[] = [];
+    const slow = () =>
+      new Promise<Response>((resolve) => {
+        open += 1;
+        most = Math.max(most, open);
+        gate.push(() => {
+          open -= 1;
+          resolve(page([]));
+        });
+      });
+    const { handle } = await serving({
+      'GET /v2/boards/brd_1/members': slow,
+      'GET /v2/boards/brd_1/custom-fields': slow,
+      'GET /v2/boards/brd_2/members': slow,
+      'GET /v2/teams': () => page([]),
+    });
+    // Signed in first: the token call is not what this measures.
+    await handle({ type: 'me.get' });
+    const later = [
+      handle({ type: 'members.list', board_id: 'brd_1' }),
+      handle({ type: 'fields.list', board_id: 'brd_1' }),
+      handle({ type: 'members.list', board_id: 'brd_2' }),
+    ];
+    await vi.waitFor(() => expect(open).toBe(2));
+    // What the form waits for is not held behind them.
+    expect(await handle({ type: 'teams.list' })).toEqual({ ok: true, data: [] });
+    while (gate.length > 0 || open > 0) {
+      gate.shift()?.();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await Promise.all(later);
+    expect(most).toBe(2);
+  });
+
+  it('says a thread the service does not know is not known, as a state rather than a failure', async () => {
+    const { handle } = await serving({
+      [`GET /v2/email-threads/${THREAD}`]: () => notFound(`thread ${THREAD} was not found`),
+    });
+    expect(await handle({ type: 'thread.get', thread_id: THREAD })).toEqual({
+      ok: true,
+      data: { known: false, tasks: [] },
+    });
+  });
+
+  it('names a thread’s tasks at once, and reads their state apart, two at a time', async () => {
+    const linked = Array.from({ length: 10 }, (_, index) => ({ id: `tsk_${index}`, title: `Task ${index}` }));
+    let reading = 0;
+    let most = 0;
+    const read = async (id: string) => {
+      reading += 1;
+      most = Math.max(most, reading);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      reading -= 1;
+      return id === 'tsk_3' ? notFound('not yours') : ok({ ...TASK, id, title: `${id} as it is now` });
+    };
+    const { handle, calls } = await serving({
+      [`GET /v2/email-threads/${THREAD}`]: () => ok(thread(linked)),
+      ...Object.fromEntries(linked.map(({ id }) => [`GET /v2/tasks/${id}`, () => read(id)])),
+    });
+    expect(await handle({ type: 'thread.get', thread_id: THREAD })).toEqual({
+      ok: true,
+      data: {
+        known: true,
+        tasks: linked.map((task) => ({ ...task, completed: null, board_name: null, list_name: null })),
+      },
+    });
+    expect(calls.some((call) => call.path.startsWith('/v2/tasks/'))).toBe(false);
+    const states = await handle({ type: 'tasks.states', task_ids: linked.map((task) => task.id) });
+    // The one the user may not see is left out; the panel shows it by its title.
+    expect(states.ok && (states.data as { id: string }[]).map((task) => task.id)).toEqual(
+      linked.map((task) => task.id).filter((id) => id !== 'tsk_3'),
+    );
+    expect(most).toBe(2);
+  });
+
+  it('answers a create refused for an unknown thread as thread_unknown, and a missing list as not_found', async () => {
+    let threadKnown = false;
+    const { handle } = await serving({
+      'POST /v2/tasks': () =>
+        notFound(threadKnown ? 'list lst_1 was not found' : `thread ${THREAD} was not found`),
+      [`GET /v2/email-threads/${THREAD}`]: () => (threadKnown ? ok(thread([])) : notFound('no')),
+    });
+    const create = {
+      type: 'task.create',
+      task: { list_id: 'lst_1', thread_id: THREAD },
+      choice: { team_id: 'team_1', board_id: 'brd_1', list_id: 'lst_1' },
+      idempotency_key: 'key-0009',
+    } as const;
+    expect(await handle(create)).toMatchObject({ ok: false, error: { kind: 'thread_unknown' } });
+    threadKnown = true;
+    expect(await handle(create)).toMatchObject({
+      ok: false,
+      error: { kind: 'not_found', code: 'not_found' },
+    });
+  });
+
+  it('sets the custom fields after the create, and says the task exists when that fails', async () => {
+    let patch = (body: unknown) =>
+      ok({ ...TASK, custom_fields: (body as { custom_fields: unknown }).custom_fields });
+    const { handle, calls } = await serving({
+      'POST /v2/tasks': () => ok(TASK),
+      'PATCH /v2/tasks/tsk_1': (body) => patch(body),
+    });
+    const request = {
+      type: 'task.create',
+      task: { list_id: 'lst_1', thread_id: THREAD },
+      choice: { team_id: 'team_1', board_id: 'brd_1', list_id: 'lst_1' },
+      idempotency_key: 'key-0010',
+      custom_fields: [
+        { field_id: 'fld_budget', value: 1200 },
+        { field_id: 'fld_stage', value: ['opt_won'] },
+      ],
+    } as const;
+    expect(await handle(request)).toMatchObject({
+      ok: true,
+      data: { id: 'tsk_1', custom_fields: [{ field_id: 'fld_budget', value: 1200 }, expect.anything()] },
+    });
+    expect(calls.find((call) => call.method === 'PATCH')?.body).toEqual({
+      custom_fields: request.custom_fields,
+    });
+    patch = () => json(400, { error: { code: 'validation_error', message: 'no', request_id: 'r' } });
+    const failed = await handle(request);
+    expect(failed).toMatchObject({ ok: false, error: { kind: 'invalid', code: 'task_created' } });
+    expect(!failed.ok && failed.error.message).toMatch(
+      /^The task was created, but setting its fields failed/,
+    );
+  });
+
+  it('says a key revoked elsewhere was revoked, not "no API key named …"', async () => {
+    const fetch = vi.fn<typeof globalThis.fetch>(async () =>
+      json(401, {
+        error: {
+          code: 'unauthenticated',
+          message: 'no API key named "Browser" for ada@example.com',
+          details: { field: 'api_key_name' },
+          request_id: 'r',
+        },
+      }),
+    );
+    const { handle } = service(fetch);
+    await handle({ type: 'settings.save', settings: SETTINGS });
+    const answer = await handle({ type: 'teams.list' });
+    expect(answer).toMatchObject({ ok: false, error: { kind: 'bad_credentials' } });
+    expect(!answer.ok && answer.error.message).toBe(
+      'The service no longer accepts the key Threadwork signs in with: it may have been revoked or changed.',
+    );
+    // Testing a typed form keeps the service's own words: they name the field to fix.
+    const tested = await handle({ type: 'settings.test', settings: SETTINGS });
+    expect(!tested.ok && tested.error.message).toContain('no API key named "Browser"');
+  });
+
+  it('holds its own answers to the protocol: a shape it did not promise is a failure, not data', async () => {
+    const { handle } = createService({
+      fetch: vi.fn(),
+      hasHostPermission: async () => true,
+      openTab: async () => {},
+      openOptions: async () => {},
+      shortcuts: {
+        current: async () => 42 as never,
+        where: 'chrome://extensions/shortcuts',
+        open: async () => true,
+      },
+    });
+    expect(await handle({ type: 'shortcut.get' })).toMatchObject({ ok: false, error: { kind: 'unknown' } });
+  });
+
+  it('keeps each thread’s draft, written at once from two panels', async () => {
+    const { handle } = service(vi.fn());
+    const draft = (notes: string) => ({
+      title: 'Quote',
+      notes,
+      due: '',
+      position: 'top',
+      archive: false,
+      fields: {},
+      key: 'k-12345678',
+      edited: true,
+    });
+    await Promise.all([
+      handle({ type: 'drafts.put', thread_id: THREAD, draft: draft('one') }),
+      handle({ type: 'drafts.put', thread_id: '18c2f0a1b2c3d4e6', draft: draft('two') }),
+    ]);
+    expect(await handle({ type: 'drafts.get' })).toEqual({
+      ok: true,
+      data: { [THREAD]: draft('one'), '18c2f0a1b2c3d4e6': draft('two') },
+    });
+    await handle({ type: 'drafts.put', thread_id: THREAD, draft: null });
+    expect(await handle({ type: 'drafts.get' })).toEqual({
+      ok: true,
+      data: { '18c2f0a1b2c3d4e6': draft('two') },
+    });
+    // Memory only, like the session token: gone with the browser session.
+    expect(await fakeBrowser.storage.local.get(null)).not.toHaveProperty('drafts');
   });
 });
 
@@ -377,7 +706,21 @@ describe('setting up', () => {
     });
     expect(await credentialsItem.getValue()).toMatchObject({ apiKey: 'key', apiSecret: '' });
     expect(await sessionTokenItem.getValue()).toBeNull();
-    expect(await handle({ type: 'me.get' })).toMatchObject({ ok: false, error: { kind: 'not_configured' } });
+    // Signed out, and said so: not "not set up yet", which the user never was.
+    expect(await handle({ type: 'me.get' })).toMatchObject({
+      ok: false,
+      error: { kind: 'signed_out', message: 'The key “Browser” was revoked.' },
+    });
+    expect(await handle({ type: 'settings.get' })).toMatchObject({
+      ok: true,
+      data: { settings: { configured: false, signedOut: true } },
+    });
+    // Another key entered: signed in again.
+    await handle({ type: 'settings.save', settings: { ...SETTINGS, apiSecret: 'new' } });
+    expect(await handle({ type: 'settings.get' })).toMatchObject({
+      ok: true,
+      data: { settings: { configured: true, signedOut: false } },
+    });
   });
 
   it('answers the shortcut as the browser has it, unset as null', async () => {

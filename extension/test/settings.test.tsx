@@ -1,9 +1,11 @@
 import { SCOPE_GROUPS } from '@threadwork/shared/light';
 import { SCOPES } from '@threadwork/shared/schemas';
-import { afterEach, describe, expect, it } from 'vitest';
-import { Settings } from '../components/Settings.tsx';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ShortcutHint } from '../components/ShortcutHint.tsx';
-import { ExtensionError } from '../lib/messaging.ts';
+import { Settings } from '../components/settings/Settings.tsx';
+import { ExtensionError, type Send } from '../lib/messaging.ts';
+import { SERVICE_URL_HELP } from '../lib/service-url.ts';
+import type { Access, AccessAnswer } from '../lib/ui/access.ts';
 import { choose, fakeSend, type Handlers, mounted, settle, type } from './helpers/ui.ts';
 
 let view: ReturnType<typeof mounted>;
@@ -16,6 +18,7 @@ const SAVED = {
   keyName: 'Browser',
   hasSecret: true,
   configured: true,
+  signedOut: false,
 };
 const ME = { user_id: 'usr_new', email: 'new@example.com', display_name: 'New Person' } as never;
 const KEYS = [
@@ -63,8 +66,25 @@ const createdKey = (request: { key: { name: string; type?: string } }) =>
     ...(request.key.type === 'legacy' ? { api_secret: 'shh' } : { secret: 's' }),
   }) as never;
 
-async function apiTab(send: Parameters<typeof Settings>[0]['send']) {
-  view = mounted(<Settings send={send} />);
+/** The browser's access to the service: `answer` is what a request gets; every request is recorded. */
+function fakeAccess(answer: AccessAnswer = 'granted') {
+  const asked: string[] = [];
+  const access: Access = {
+    ask: vi.fn(async (origin: string) => {
+      asked.push(origin);
+      return answer;
+    }),
+    watch: () => () => {},
+  };
+  return { access, asked };
+}
+
+function settings(send: Send, access: Access = fakeAccess().access, extra: { focusGrant?: boolean } = {}) {
+  view = mounted(<Settings send={send} access={access} inPanel {...extra} />);
+}
+
+async function apiTab(send: Send) {
+  settings(send);
   await settle();
   view.container.querySelectorAll<HTMLButtonElement>('[role="tab"]')[1]!.click();
   await settle();
@@ -72,8 +92,14 @@ async function apiTab(send: Parameters<typeof Settings>[0]['send']) {
 
 describe('the connection tab', () => {
   it('tests the values in the form, not the saved ones, and saves nothing', async () => {
-    const { send, requests } = fakeSend(handlers({ 'settings.test': () => ME }));
-    view = mounted(<Settings send={send} />);
+    // The saved settings sign in as someone else: what shows after the test is the form's own answer.
+    const { send, requests } = fakeSend(
+      handlers({
+        'settings.test': () => ME,
+        'me.get': () => ({ user_id: 'usr_saved', email: null, display_name: 'Saved Person' }) as never,
+      }),
+    );
+    settings(send);
     await settle();
     type(view.byTestId<HTMLInputElement>('threadwork-settings-api-key')!, 'typedkey');
     type(view.byTestId<HTMLInputElement>('threadwork-settings-api-secret')!, 'typedsecret');
@@ -92,9 +118,9 @@ describe('the connection tab', () => {
         },
       },
     ]);
-    expect(requests.some((request) => request.type === 'me.get' || request.type === 'settings.save')).toBe(
-      false,
-    );
+    // Nothing saved; the one sign-in with the saved settings is the check made when the form opened.
+    expect(requests.some((request) => request.type === 'settings.save')).toBe(false);
+    expect(requests.filter((request) => request.type === 'me.get')).toHaveLength(1);
     expect(view.byTestId('threadwork-settings-whoami')!.textContent).toContain('New Person');
   });
 
@@ -103,7 +129,7 @@ describe('the connection tab', () => {
     const { send } = fakeSend(
       handlers({ 'settings.get': () => new Promise((resolve) => (answer = resolve)) as never }),
     );
-    view = mounted(<Settings send={send} />);
+    settings(send);
     await settle();
     type(view.byTestId<HTMLInputElement>('threadwork-settings-origin')!, 'http://typed.test');
     await settle();
@@ -115,7 +141,7 @@ describe('the connection tab', () => {
 
   it('shows the shortcut the browser has, and where to set one when it is unset', async () => {
     const { send } = fakeSend(handlers());
-    view = mounted(<Settings send={send} />);
+    settings(send);
     await settle();
     expect(view.byTestId('threadwork-shortcut')!.textContent).toContain('Alt+Shift+K');
     view.unmount();
@@ -135,6 +161,165 @@ describe('the connection tab', () => {
     hint.querySelector('button')!.click();
     await settle();
     expect(unset.requests.map((request) => request.type)).toContain('shortcut.configure');
+  });
+});
+
+describe('saving the connection', () => {
+  const fill = (values: Record<string, string>) => {
+    for (const [id, value] of Object.entries(values))
+      type(view.byTestId<HTMLInputElement>(`threadwork-settings-${id}`)!, value);
+  };
+  const blank = {
+    ...SAVED,
+    origin: '',
+    email: '',
+    apiKey: '',
+    keyName: '',
+    hasSecret: false,
+    configured: false,
+  };
+
+  it('says under each field what it wants, in plain words, and sends nothing', async () => {
+    const { send, requests } = fakeSend(
+      handlers({ 'settings.get': () => ({ settings: blank, choice: null }) }),
+    );
+    const { access } = fakeAccess();
+    settings(send, access);
+    await settle();
+    view.byTestId<HTMLButtonElement>('threadwork-settings-save')!.click();
+    await settle();
+    const problems = Object.fromEntries(
+      [...view.container.querySelectorAll<HTMLElement>('[data-testid="threadwork-settings-problem"]')].map(
+        (problem) => [problem.dataset['field'], problem.textContent],
+      ),
+    );
+    expect(problems).toEqual({
+      origin: SERVICE_URL_HELP,
+      email: 'Enter the email you sign in to the service with.',
+      apiKey: 'Enter the API key of a key + secret.',
+      keyName: 'Enter the name the key has in the service.',
+    });
+    expect(view.container.textContent).not.toMatch(/settings\.|is required|Invalid/);
+    expect(document.activeElement).toBe(view.byTestId('threadwork-settings-origin'));
+    expect(view.byTestId('threadwork-settings-origin')!.getAttribute('aria-invalid')).toBe('true');
+    expect(access.ask).not.toHaveBeenCalled();
+    expect(requests.some((request) => request.type === 'settings.save')).toBe(false);
+  });
+
+  it('asks for access on the click itself, saves, and says who the service says you are', async () => {
+    const { send, requests } = fakeSend(
+      handlers({
+        'settings.get': () => ({ settings: blank, choice: null }),
+        'settings.save': (request) => ({
+          ...SAVED,
+          origin: 'https://app.example.com',
+          email: request.settings.email,
+        }),
+        'me.get': () => ME,
+      }),
+    );
+    const { access, asked } = fakeAccess();
+    settings(send, access);
+    await settle();
+    fill({
+      origin: 'app.example.com',
+      email: 'ada@example.com',
+      'api-key': 'k',
+      'api-secret': 's',
+      'key-name': 'Browser',
+    });
+    await settle();
+    view.byTestId<HTMLButtonElement>('threadwork-settings-save')!.click();
+    // Within the click: the browser asks only then (a later call would have lost the user's gesture).
+    expect(asked).toEqual(['https://app.example.com']);
+    await settle();
+    expect(requests.find((request) => request.type === 'settings.save')).toMatchObject({
+      settings: { origin: 'app.example.com' },
+    });
+    expect(view.byTestId<HTMLInputElement>('threadwork-settings-origin')!.value).toBe(
+      'https://app.example.com',
+    );
+    expect(view.byTestId('threadwork-settings-saved')!.textContent).toBe('Saved.');
+    expect(view.byTestId('threadwork-settings-whoami')!.textContent).toContain('New Person');
+  });
+
+  it('saves credentials that fail and says so, not only "Saved."', async () => {
+    const { send } = fakeSend(
+      handlers({
+        'settings.save': () => SAVED,
+        'me.get': () => {
+          throw new ExtensionError({
+            kind: 'bad_credentials',
+            code: 'unauthenticated',
+            message: 'the API secret does not match',
+          });
+        },
+      }),
+    );
+    settings(send);
+    await settle();
+    fill({ 'api-secret': 'wrong' });
+    view.byTestId<HTMLButtonElement>('threadwork-settings-save')!.click();
+    await settle();
+    expect(view.byTestId('threadwork-settings-saved')).not.toBeNull();
+    expect(view.byTestId('threadwork-settings-error')!.dataset['kind']).toBe('bad_credentials');
+    expect(view.byTestId('threadwork-settings-whoami')).toBeNull();
+  });
+
+  it('opened again, says whether the saved settings still connect', async () => {
+    const { send } = fakeSend(handlers({ 'me.get': () => ME }));
+    settings(send);
+    await settle();
+    expect(view.byTestId('threadwork-settings-whoami')!.textContent).toContain('New Person');
+    expect(view.byTestId('threadwork-settings-saved')).toBeNull();
+  });
+
+  it('without access, offers to allow it; a browser that refuses to ask from the panel sends the user to the settings page, once', async () => {
+    const { send, requests } = fakeSend(
+      handlers({
+        'me.get': () => {
+          throw new ExtensionError({
+            kind: 'permission',
+            message: 'Threadwork may not reach 127.0.0.1:8787 yet.',
+          });
+        },
+        'options.open': () => ({ opened: true }),
+        'access.has': () => ({ granted: false }),
+      }),
+    );
+    const { access, asked } = fakeAccess('refused');
+    settings(send, access, { focusGrant: true });
+    await settle();
+    const grant = view.byTestId<HTMLButtonElement>('threadwork-settings-grant')!;
+    expect(grant.textContent).toBe('Allow access to 127.0.0.1:8787');
+    expect(document.activeElement).toBe(grant);
+    // Said once, by the notice: never "open the settings and save them" from inside the settings.
+    expect(view.byTestId('threadwork-settings-error')).toBeNull();
+    grant.click();
+    expect(asked).toEqual(['http://127.0.0.1:8787']);
+    await settle();
+    expect(requests.filter((request) => request.type === 'options.open')).toEqual([
+      { type: 'options.open', grant: true },
+    ]);
+    expect(view.byTestId('threadwork-grant-status')!.dataset['state']).toBe('elsewhere');
+    expect(view.byTestId('threadwork-grant-status')!.textContent).toContain('in the tab that just opened');
+  });
+
+  it('does not send the user away to allow what is allowed already', async () => {
+    const { send, requests } = fakeSend(
+      handlers({
+        'settings.save': () => SAVED,
+        'me.get': () => ME,
+        'access.has': () => ({ granted: true }),
+        'options.open': () => ({ opened: true }),
+      }),
+    );
+    settings(send, fakeAccess('refused').access);
+    await settle();
+    view.byTestId<HTMLButtonElement>('threadwork-settings-save')!.click();
+    await settle();
+    expect(requests.some((request) => request.type === 'options.open')).toBe(false);
+    expect(view.byTestId('threadwork-settings-whoami')!.textContent).toContain('New Person');
   });
 });
 

@@ -20,6 +20,7 @@ import {
   launchWithExtension,
   openOptions,
   openPanel,
+  panel,
   TEST_BUILD,
 } from './helpers/browser.ts';
 import { liveSuite, SHOTS } from './helpers/live.ts';
@@ -54,8 +55,9 @@ describe.runIf(BROWSER_TESTS)('setting the extension up', () => {
     await welcome.waitFor();
     const text = await welcome.textContent();
     expect(text).toContain('API keys page');
-    expect(text).toContain('/keys');
-    expect(text).toContain('pnpm start');
+    expect(text).toContain('https://app.example.com');
+    // Written for a mailbox user: nothing a developer's machine prints.
+    expect(text).not.toMatch(/pnpm|v1:|\/keys|localhost|127\.0\.0\.1/);
     await checkBothThemes(page, 'welcome');
     // Set up: the welcome has done its job.
     await fillSettings(page, server.origin);
@@ -111,7 +113,7 @@ describe.runIf(BROWSER_TESTS)('setting the extension up', () => {
     await shortcuts.close();
     await settings.close();
     const page = await openPanel(browser, 'FMfcgzQXJroof');
-    const hint = page.getByTestId('threadwork-shortcut');
+    const hint = panel(page).getByTestId('threadwork-shortcut');
     await expect.poll(() => hint.getAttribute('data-shortcut')).toBe(shortcut);
     expect(await hint.textContent()).toContain(`${shortcut} opens this panel`);
     await page.close();
@@ -227,12 +229,14 @@ describe.runIf(BROWSER_TESTS)('setting the extension up', () => {
     expect((await api.apiKeys.list()).data.some((key) => key.id === 'key_ext')).toBe(false);
     await page.close();
 
-    // Signed out: the mailbox says so and points to the settings, and the welcome is back.
-    const panel = await openPanel(browser, 'FMfcgzQXJlunch');
-    await expect
-      .poll(() => panel.getByTestId('threadwork-error').getAttribute('data-kind'))
-      .toBe('not_configured');
-    await panel.close();
+    // Signed out: the mailbox says so (not "not set up yet") and points to the settings, and the welcome is back.
+    const mailbox = await openPanel(browser, 'FMfcgzQXJlunch');
+    const error = panel(mailbox).getByTestId('threadwork-error');
+    await expect.poll(() => error.getAttribute('data-kind')).toBe('signed_out');
+    expect(await error.textContent()).toContain('the key it signed in with was revoked');
+    expect(await error.getByRole('button', { name: 'Open settings' }).count()).toBe(1);
+    expect(await error.getByTestId('threadwork-retry').count()).toBe(0);
+    await mailbox.close();
     const options = await openOptions(browser);
     await options.getByTestId('threadwork-welcome').waitFor();
     await options.close();

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { detectOpenThread, readableText, threadIdOf } from '../lib/gmail/thread.ts';
+import { detectOpenThread, readableText, readOpenMessage, threadIdOf } from '../lib/gmail/thread.ts';
 import { watchOpenThread } from '../lib/gmail/watch.ts';
 
 function load(name: string): Document {
@@ -46,6 +46,28 @@ describe('the open thread on saved mailbox pages', () => {
     const thread = detectOpenThread(load('no-toolbar.html'));
     expect(thread?.id).toBe('18c2f0a1b2c3d4e5');
     expect(thread?.toolbar).toBeNull();
+  });
+});
+
+describe('the open message', () => {
+  it('is the last message whose body shows: its sender and its text as shown, cut to the limit', () => {
+    const thread = detectOpenThread(load('thread-open.html'))!;
+    const message = readOpenMessage(thread.heading, 2000);
+    expect(message?.sender).toBe('Bob Stone <bob@stone.test>');
+    expect(message?.text.startsWith('Hi Ada,')).toBe(true);
+    expect(message?.text).toContain('the quote for the roof is attached.');
+    // Neither the collapsed earlier message nor a hidden view's message is read.
+    expect(message?.text).not.toContain('Could you send a quote');
+    expect(message?.text).not.toContain('Old message');
+    const cut = readOpenMessage(thread.heading, 10)!.text;
+    expect(cut.length).toBe(10);
+    expect(cut.startsWith('Hi Ada,')).toBe(true);
+    expect(cut.endsWith('…')).toBe(true);
+  });
+
+  it('is none when no message body shows', () => {
+    const thread = detectOpenThread(load('split-pane.html'))!;
+    expect(readOpenMessage(thread.heading, 2000)).toBeNull();
   });
 });
 

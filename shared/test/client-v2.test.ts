@@ -102,6 +102,15 @@ const operations: OperationCase[] = [
     list: true,
   },
   {
+    name: 'boards.listPersonal',
+    call: (c) => c.boards.listPersonal({ limit: 50 }),
+    method: 'GET',
+    path: '/v2/personal-boards',
+    query: { limit: '50' },
+    data: [{ ...board(), team_id: null, board_type: 'private', subscription: null }],
+    list: true,
+  },
+  {
     name: 'boards.create',
     call: (c) => c.boards.create({ team_id: 'team_acme', name: 'Pipeline' }),
     method: 'POST',

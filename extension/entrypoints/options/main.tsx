@@ -1,22 +1,14 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import browser from 'webextension-polyfill';
-import { z } from 'zod';
-import { Settings } from '../../components/Settings.tsx';
+import { Settings } from '../../components/settings/Settings.tsx';
 import { STYLES } from '../../components/styles.ts';
 import { Welcome } from '../../components/Welcome.tsx';
 import { createSend } from '../../lib/messaging.ts';
-import { originPattern } from '../../lib/settings.ts';
+import { browserAccess } from '../../lib/ui/access.ts';
 
-// No `new Function` in extension pages (CSP): zod validates without compiling.
-z.config({ jitless: true });
-
-/** The service's origin is asked for at run time, on the user's click (optional_host_permissions). */
-async function requestHostPermission(origin: string): Promise<boolean> {
-  const origins = [originPattern(origin)];
-  if (await browser.permissions.contains({ origins })) return true;
-  return browser.permissions.request({ origins });
-}
+/** `#grant`: the panel sent the user here because the browser would not ask for access from the panel. */
+const GRANT = location.hash === '#grant';
 
 const send = createSend(browser.runtime);
 
@@ -62,7 +54,9 @@ function OptionsPage() {
         </div>
         <Settings
           send={send}
-          requestHostPermission={requestHostPermission}
+          access={browserAccess}
+          inPanel={false}
+          focusGrant={GRANT}
           onSaved={(settings) => setWelcome(!settings.configured)}
         />
       </div>

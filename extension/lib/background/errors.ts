@@ -13,12 +13,14 @@ import {
 } from '@threadwork/shared';
 import type { ErrorKind, Failure } from '../protocol.ts';
 
-/** A failure the background raises itself (not configured, no host permission). */
+/** A failure the background raises itself (not configured, no host permission, a step after a create). */
 export class BackgroundError extends Error {
   readonly kind: ErrorKind;
-  constructor(kind: ErrorKind, message: string) {
+  readonly code: string | undefined;
+  constructor(kind: ErrorKind, message: string, code?: string) {
     super(message);
     this.kind = kind;
+    this.code = code;
   }
 }
 
@@ -32,7 +34,12 @@ export function toFailure(error: unknown): Failure {
 }
 
 function classify(error: unknown): Failure {
-  if (error instanceof BackgroundError) return { kind: error.kind, message: error.message };
+  if (error instanceof BackgroundError)
+    return {
+      kind: error.kind,
+      message: error.message,
+      ...(error.code === undefined ? {} : { code: error.code }),
+    };
   if (error instanceof ThreadworkError) {
     const base = { message: error.message, ...(error.code === undefined ? {} : { code: error.code }) };
     if (error instanceof AuthenticationError) return { kind: 'bad_credentials', ...base };

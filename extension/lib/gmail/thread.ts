@@ -3,7 +3,8 @@
  * mailbox pages (test/fixtures). Gmail keeps earlier views hidden in the page, so every step takes the
  * visible element, never the first one.
  */
-import { queryAll, SELECTORS, THREAD_ID_ATTRIBUTES } from './selectors.ts';
+import { cut } from '../text.ts';
+import { queryAll, queryFirst, SELECTORS, THREAD_ID_ATTRIBUTES, VIEW } from './selectors.ts';
 
 export interface OpenThread {
   /** The raw mailbox thread id (hex), as the service takes it. */
@@ -64,12 +65,9 @@ export function readableText(node: Node): string {
 
 /** The visible subject heading that names a thread, or null when no conversation is open. */
 export function findOpenHeading(document: Document): Element | null {
-  for (const selectors of [
-    [SELECTORS.subjectHeading[0]],
-    [SELECTORS.subjectHeading[1]],
-    [SELECTORS.subjectHeading[2]],
-  ]) {
-    for (const heading of queryAll(document, selectors)) {
+  // Each selector of the table in turn: a better one that matches only hidden views gives way to the next.
+  for (const selector of SELECTORS.subjectHeading) {
+    for (const heading of Array.from(document.querySelectorAll(selector))) {
       if (isVisible(heading) && threadIdOf(heading) !== undefined) return heading;
     }
   }
@@ -105,4 +103,50 @@ export function detectOpenThread(document: Document): OpenThread | null {
   const id = threadIdOf(heading);
   if (id === undefined) return null;
   return { id, subject: readableText(heading), heading, toolbar: findConversationToolbar(heading) };
+}
+
+/** The open message as the user sees it: who sent it and its text, lines kept. */
+export interface OpenMessage {
+  /** "Name <address>", or whichever of the two the page shows; null when it shows neither. */
+  sender: string | null;
+  text: string;
+}
+
+/**
+ * The last message of the conversation whose body is on screen (the one the user has open), read as text,
+ * cut to `limit` characters. Null when no message body is shown.
+ */
+export function readOpenMessage(heading: Element, limit: number): OpenMessage | null {
+  for (let scope = heading.parentElement; scope !== null; scope = scope.parentElement) {
+    const shown = queryAll(scope, SELECTORS.message).filter(
+      (message) => isVisible(message) && queryAll(message, SELECTORS.messageBody).some(isVisible),
+    );
+    const message = shown.at(-1);
+    if (message !== undefined) {
+      const body = queryAll(message, SELECTORS.messageBody).filter(isVisible).at(-1)!;
+      return { sender: senderOf(message), text: cut(shownText(body), limit) };
+    }
+    if (scope.matches(VIEW)) return null;
+  }
+  return null;
+}
+
+function senderOf(message: Element): string | null {
+  const sender = queryFirst(message, SELECTORS.sender);
+  const name = sender?.getAttribute('name')?.trim() || sender?.textContent?.trim() || '';
+  const address = sender?.getAttribute('email')?.trim() ?? '';
+  if (name !== '' && address !== '' && name !== address) return `${name} <${address}>`;
+  return name || address || null;
+}
+
+/** Text as rendered (line breaks kept, hidden parts left out where the browser lays the page out), tidied. */
+function shownText(element: Element): string {
+  // biome-ignore lint/performance/useDomNodeTextContent: the text as shown is wanted (hidden quoted parts left out, lines kept).
+  const text = (element as HTMLElement).innerText ?? element.textContent ?? '';
+  return text
+    .split('\n')
+    .map((line) => line.replace(/[ \t\u00a0]+/g, ' ').trim())
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }

@@ -1,3 +1,4 @@
+import { WATCHED_ATTRIBUTES } from './selectors.ts';
 import { detectOpenThread, type OpenThread } from './thread.ts';
 
 /**
@@ -39,7 +40,7 @@ export function watchOpenThread(
     childList: true,
     subtree: true,
     attributes: true,
-    attributeFilter: ['style', 'class', 'hidden', 'data-legacy-thread-id', 'data-thread-perm-id'],
+    attributeFilter: [...WATCHED_ATTRIBUTES],
   });
   const view = document.defaultView;
   view?.addEventListener('hashchange', schedule);

@@ -1,13 +1,11 @@
-/** axe-core in a real page: the serious and critical violations, each with the elements it names. */
+/**
+ * axe-core in a real page or frame (the panel's frame: all of it is the panel): the serious and critical
+ * violations, each with the elements it names.
+ */
 import axe from 'axe-core';
-import type { Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 
-/** The panel inside its shadow root, as axe takes a context that crosses one. */
-export const PANEL_CONTEXT = {
-  include: [{ fromShadowDom: ['threadwork-ui[data-threadwork-host="panel"]', '.tw-panel'] }],
-};
-
-export async function seriousViolations(page: Page, context: unknown = null) {
+export async function seriousViolations(page: Page | Frame, context: unknown = null) {
   await page.evaluate(axe.source);
   return page.evaluate(async (within) => {
     const { axe: run } = window as unknown as { axe: typeof axe };

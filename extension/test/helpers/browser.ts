@@ -3,12 +3,15 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type BrowserContext, chromium, type Frame, type FrameLocator, type Page } from 'playwright-core';
 import { SEED } from './server.ts';
 
 export const EXTENSION_ROOT = resolve(import.meta.dirname, '../..');
 export const TEST_BUILD = join(EXTENSION_ROOT, '.output/chrome-mv3-test');
 export const FIREFOX_TEST_BUILD = join(EXTENSION_ROOT, '.output/firefox-mv3-test');
+/** The builds a store user installs: no host granted ahead. */
+export const PRODUCTION_BUILD = join(EXTENSION_ROOT, '.output/chrome-mv3');
+export const FIREFOX_PRODUCTION_BUILD = join(EXTENSION_ROOT, '.output/firefox-mv3');
 export const CHROMIUM =
   process.env['CHROMIUM_PATH'] ??
   ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((path) =>
@@ -30,18 +33,25 @@ export const MAILBOX_PAGE = readFileSync(join(import.meta.dirname, '../fixtures/
 export const BUILT_ONCE = 'THREADWORK_TEST_EXTENSION_BUILT';
 
 /**
- * Builds the test extension (`build:test`) for one browser: loopback hosts are granted in its manifest. In a
- * test run the global setup has built both already, and this only checks the build is there.
+ * Builds the test extension (`build:test`, loopback hosts granted in its manifest) or the production one
+ * (`mode: 'production'`, what a store user installs) for one browser. In a test run the global setup has
+ * built them all already, and this only checks the build is there.
  */
-export async function buildTestExtension(browser: 'chrome' | 'firefox' = 'chrome'): Promise<void> {
+export async function buildTestExtension(
+  browser: 'chrome' | 'firefox' = 'chrome',
+  mode: 'test' | 'production' = 'test',
+): Promise<void> {
   if (process.env[BUILT_ONCE] !== '1') {
     await promisify(execFile)(
       join(EXTENSION_ROOT, 'node_modules/.bin/wxt'),
-      ['build', '--mode', 'test', '-b', browser],
+      ['build', '--mode', mode, '-b', browser],
       { cwd: EXTENSION_ROOT },
     );
   }
-  const out = browser === 'chrome' ? TEST_BUILD : FIREFOX_TEST_BUILD;
+  const out = {
+    chrome: { test: TEST_BUILD, production: PRODUCTION_BUILD },
+    firefox: { test: FIREFOX_TEST_BUILD, production: FIREFOX_PRODUCTION_BUILD },
+  }[browser][mode];
   if (!existsSync(join(out, 'manifest.json'))) throw new Error(`no build in ${out}`);
 }
 
@@ -53,15 +63,18 @@ export interface LoadedBrowser {
   close(): Promise<void>;
 }
 
-/** Debian's Chromium, headless, with the built extension loaded and the mailbox page served at its real URL. */
-export async function launchWithExtension(): Promise<LoadedBrowser> {
+/**
+ * Debian's Chromium, headless, with the built extension loaded (the test build, or `build`) and the mailbox
+ * page served at its real URL.
+ */
+export async function launchWithExtension(build = TEST_BUILD): Promise<LoadedBrowser> {
   const profile = mkdtempSync(join(tmpdir(), 'threadwork-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     args: [
-      `--load-extension=${TEST_BUILD}`,
-      `--disable-extensions-except=${TEST_BUILD}`,
+      `--load-extension=${build}`,
+      `--disable-extensions-except=${build}`,
       '--no-sandbox',
       '--disable-gpu',
       '--no-first-run',
@@ -105,6 +118,23 @@ export async function openThread(page: Page, token: string): Promise<void> {
   }, `#inbox/${token}`);
 }
 
+/** The panel's frame (an extension page) as the mailbox page holds it. */
+export const PANEL_FRAME = 'iframe[data-threadwork-frame]';
+
+/** What the panel shows, inside its frame: `panel(page).getByTestId(…)`. */
+export function panel(page: Page): FrameLocator {
+  return page.frameLocator(PANEL_FRAME);
+}
+
+/** The panel's frame itself, once it is there (for `evaluate`, axe, the keyboard's whereabouts). */
+export async function panelFrame(page: Page): Promise<Frame> {
+  const element = await page.locator(PANEL_FRAME).elementHandle();
+  const frame = await element?.contentFrame();
+  if (frame == null) throw new Error('the panel has no frame');
+  await frame.waitForLoadState();
+  return frame;
+}
+
 /** A new mailbox tab on one thread, with the task panel opened by its button. */
 export async function openPanel(browser: LoadedBrowser, token: string): Promise<Page> {
   const page = await browser.context.newPage();
@@ -123,7 +153,7 @@ export async function openOptions(browser: LoadedBrowser): Promise<Page> {
 
 /** Fills the settings form with the seed's credentials (or a changed secret) without saving. */
 export async function fillSettings(
-  page: Page,
+  page: Page | Frame,
   origin: string,
   overrides: { apiSecret?: string } = {},
 ): Promise<void> {

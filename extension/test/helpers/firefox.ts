@@ -6,7 +6,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import puppeteer, { type Browser, type Frame, type Page } from 'puppeteer-core';
 import { FIREFOX_TEST_BUILD, MAILBOX_PAGE } from './browser.ts';
 
 export const FIREFOX =
@@ -26,7 +26,8 @@ export interface LoadedFirefox {
   close(): Promise<void>;
 }
 
-export async function launchFirefoxWithExtension(): Promise<LoadedFirefox> {
+/** Firefox with `build` installed (the test build unless told). */
+export async function launchFirefoxWithExtension(build = FIREFOX_TEST_BUILD): Promise<LoadedFirefox> {
   const profile = mkdtempSync(join(tmpdir(), 'threadwork-firefox-'));
   const browser = await puppeteer.launch({
     browser: 'firefox',
@@ -35,7 +36,7 @@ export async function launchFirefoxWithExtension(): Promise<LoadedFirefox> {
     userDataDir: profile,
   });
   try {
-    await browser.installExtension(FIREFOX_TEST_BUILD);
+    await browser.installExtension(build);
   } catch (error) {
     await browser.close();
     throw error;
@@ -58,4 +59,34 @@ export async function launchFirefoxWithExtension(): Promise<LoadedFirefox> {
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The panel's frame in a mailbox tab (over WebDriver BiDi its address reads `about:blank`: it is found by
+ * what it holds), once it shows the panel.
+ */
+export async function firefoxPanelFrame(page: Page, timeout = 15_000): Promise<Frame> {
+  for (const started = Date.now(); Date.now() - started < timeout; ) {
+    for (const frame of page.frames()) {
+      if (frame === page.mainFrame()) continue;
+      const found = await frame
+        .evaluate(() => document.querySelector('[data-testid="threadwork-panel"]') !== null)
+        .catch(() => false);
+      if (found) return frame;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the panel has no frame');
+}
+
+/** The tab whose document is the extension's settings page at `hash` (`#grant`, or '' for none), once open. */
+export async function firefoxSettingsTab(browser: Browser, hash: string, timeout = 15_000): Promise<Page> {
+  for (const started = Date.now(); Date.now() - started < timeout; ) {
+    for (const page of await browser.pages()) {
+      const url = await page.evaluate(() => document.URL).catch(() => '');
+      if (/^moz-extension:\/\/[^/]+\/options\.html/.test(url) && new URL(url).hash === hash) return page;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('no settings tab opened');
 }

@@ -7,6 +7,13 @@ export type ProxyMode = { kind: 'pass' } | { kind: 'slow'; ms: number } | { kind
 export interface ServiceProxy {
   origin: string;
   set(mode: ProxyMode): void;
+  /**
+   * Every request that reached the proxy: method, path (without the query), when it came and when its
+   * answer went (performance.now(); `done` stays undefined while it is in flight).
+   */
+  readonly log: { method: string; path: string; at: number; done?: number }[];
+  /** Resolves once no request is in flight (a closed tab's requests still hold connections until answered). */
+  idle(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -16,8 +23,23 @@ export interface ServiceProxy {
  */
 export async function startProxy(target: string): Promise<ServiceProxy> {
   let mode: ProxyMode = { kind: 'pass' };
+  const log: ServiceProxy['log'] = [];
+  let inFlight = 0;
+  const settled: (() => void)[] = [];
   const sockets = new Set<Socket>();
   const server: Server = createServer(async (request, response) => {
+    const entry: ServiceProxy['log'][number] = {
+      method: request.method ?? 'GET',
+      path: (request.url ?? '').split('?')[0]!,
+      at: performance.now(),
+    };
+    log.push(entry);
+    inFlight += 1;
+    response.once('close', () => {
+      entry.done = performance.now();
+      inFlight -= 1;
+      if (inFlight === 0) for (const done of settled.splice(0)) done();
+    });
     const current = mode;
     if (current.kind === 'down') {
       request.socket.destroy();
@@ -59,6 +81,8 @@ export async function startProxy(target: string): Promise<ServiceProxy> {
     set: (next) => {
       mode = next;
     },
+    log,
+    idle: () => (inFlight === 0 ? Promise.resolve() : new Promise((done) => settled.push(done))),
     stop: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((done) => server.close(() => done()));

@@ -21,6 +21,12 @@ export const SEED = {
   board: 'brd_roadmap',
   todo: 'lst_todo',
   doing: 'lst_doing',
+  /** Ada's personal board (no team) and its list. */
+  personalBoard: 'brd_mine',
+  personalList: 'lst_mine',
+  /** A thread of the mailbox page the service does not know (another account's). */
+  unknownThread: '19cad268dd81f37e',
+  longThread: '18c2f0a1b2c3d4e9',
 } as const;
 
 export interface RunningServer {

@@ -9,6 +9,7 @@ import {
   buildTestExtension,
   type LoadedBrowser,
   launchWithExtension,
+  panel,
 } from '../../../extension/test/helpers/browser.ts';
 import { type LiveServer, startLiveServer } from './helpers/live-server.ts';
 import { CREDENTIALS, IDS, THREADS } from './helpers/seed.ts';
@@ -52,13 +53,15 @@ describe.runIf(BROWSER_TESTS)('the test extension on the console’s mailbox pag
     // The extension's button goes into the console's [gh=mtb] toolbar, as in the mailbox.
     const button = page.locator('[gh="mtb"]').getByTestId('threadwork-create-task');
     await button.click({ timeout: 8000 });
-    const title = page.getByTestId('threadwork-title');
+    // The panel is the extension's own frame over the page.
+    const view = panel(page);
+    const title = view.getByTestId('threadwork-title');
     await expect.poll(() => title.inputValue({ timeout: 5000 })).toBe(THREADS.roof.subject);
-    await page.getByTestId('threadwork-team').selectOption(IDS.paidTeam, { timeout: 5000 });
-    await page.getByTestId('threadwork-board').selectOption(IDS.board, { timeout: 5000 });
-    await page.getByTestId('threadwork-list').selectOption(IDS.doing, { timeout: 5000 });
-    await page.getByTestId('threadwork-submit').click();
-    await expect.poll(() => page.getByTestId('threadwork-confirmation').textContent()).toContain('Doing');
+    await view.getByTestId('threadwork-team').selectOption(IDS.paidTeam, { timeout: 5000 });
+    await view.getByTestId('threadwork-board').selectOption(IDS.board, { timeout: 5000 });
+    await view.getByTestId('threadwork-list').selectOption(IDS.doing, { timeout: 5000 });
+    await view.getByTestId('threadwork-submit').click();
+    await expect.poll(() => view.getByTestId('threadwork-confirmation').textContent()).toContain('Doing');
 
     const created = (await client.tasks.list({ list_id: IDS.doing })).data.find(
       (task) => task.title === THREADS.roof.subject,
@@ -68,7 +71,7 @@ describe.runIf(BROWSER_TESTS)('the test extension on the console’s mailbox pag
     await page.locator(`main a[href="/tasks/${created!.id}"]`).waitFor({ timeout: 2000 });
 
     const opened = browser!.context.waitForEvent('page');
-    await page
+    await view
       .locator(`[data-testid="threadwork-linked-task"][data-task-id="${created!.id}"]`)
       .getByTestId('threadwork-open')
       .click();

@@ -34,6 +34,35 @@ export async function listTeamBoards(
 }
 
 /**
+ * The user's own personal boards (no team: nothing to gate on), by name then id. Not in the spec: the
+ * spec lists boards by team only, so a client could never offer a personal board (docs/reference-server.md).
+ */
+export async function listPersonalBoards(
+  db: Executor,
+  userId: string,
+  page: PageRequest,
+): Promise<Page<BoardRecord>> {
+  const result = await paginate(
+    page,
+    ['name', 'id'],
+    (after, take) => {
+      let query = db
+        .selectFrom('boards')
+        .select(['id', 'team_id', 'owner_id', 'name', 'board_type', 'template', 'created_at'])
+        .where('owner_id', '=', userId)
+        .where('team_id', 'is', null);
+      if (after) query = query.where(after);
+      return query.orderBy('name').orderBy('id').limit(take).execute();
+    },
+    (row) => [row.name, row.id],
+  );
+  return {
+    items: result.items.map((row) => ({ ...row, subscription: null })),
+    pagination: result.pagination,
+  };
+}
+
+/**
  * Who may be assigned a board's tasks (v1 "a board member"): a team board's members are its team's, a
  * personal board's its owner. One rule for listing them and for the v1 assign check.
  */

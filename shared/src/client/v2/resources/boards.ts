@@ -30,6 +30,15 @@ export class BoardsResource extends Resource {
     );
   }
 
+  /** GET /personal-boards: the caller's own boards, which belong to no team (not in the spec). */
+  listPersonal(params?: ListParams<PaginationQuery>, options?: RequestOptions): PagePromise<Board> {
+    return this.transport.list(
+      () => ({ path: '/personal-boards', query: parseQuery(PaginationQuery, params) }),
+      BoardListEnvelope,
+      options,
+    );
+  }
+
   /** POST /boards: a shared board under the team. */
   async create(body: z.input<typeof CreateBoardRequest>, options?: RequestOptions): Promise<Board> {
     const payload = parseRequest(CreateBoardRequest, body);

@@ -23,6 +23,20 @@ export const BOARDS_ROUTES: readonly RouteEntry[] = [
     errors: GATED,
   },
   {
+    method: 'GET',
+    path: '/v2/personal-boards',
+    operationId: 'listPersonalBoards',
+    tag: 'Teams and boards',
+    summary: 'List the caller’s personal boards',
+    description:
+      'Not in the spec, which lists boards by team only: the boards the caller owns, with no team ' +
+      '(`team_id` and `subscription` null), by name. Tasks may be made there like on a team board.',
+    auth: 'v2',
+    scopes: ['boards.read'],
+    query: PaginationQuery,
+    page: Board,
+  },
+  {
     method: 'POST',
     path: '/v2/boards',
     operationId: 'createBoard',

@@ -9,6 +9,7 @@ import {
   createSharedBoard,
   getBoard,
   listBoardMembers,
+  listPersonalBoards,
   listTeamBoards,
   renameBoard,
 } from '../../domain/boards.ts';
@@ -25,6 +26,12 @@ export async function boardRoutes(app: FastifyInstance): Promise<void> {
   app.get('/boards', { preHandler: v2Guard('boards.read') }, async (request, reply) => {
     const { team_id, ...page } = parseRequest(ListBoardsPageQuery, request.query, 'query');
     const result = await listTeamBoards(app.ctx.db, principalOf(request).userId, team_id, page);
+    return ok(reply, result.items.map(presentBoard), result.pagination);
+  });
+
+  app.get('/personal-boards', { preHandler: v2Guard('boards.read') }, async (request, reply) => {
+    const page = parseRequest(PaginationQuery, request.query, 'query');
+    const result = await listPersonalBoards(app.ctx.db, principalOf(request).userId, page);
     return ok(reply, result.items.map(presentBoard), result.pagination);
   });
 

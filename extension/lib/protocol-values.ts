@@ -1,0 +1,13 @@
+/**
+ * The plain values of the message protocol (lib/protocol.ts), in a module without zod: the panel's task form
+ * needs them and loads no validation, so the frame's first load stays small.
+ */
+
+/** The team picker's entry for the user's personal boards, which belong to no team. */
+export const PERSONAL = 'personal';
+
+/** How many of a thread's tasks the panel reads the state of (the newest): a panel's worth. */
+export const LINKED_STATES = 10;
+
+/** The code of a failure after the task was made (setting its fields or assigning it failed). */
+export const TASK_CREATED = 'task_created';
