@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { type ConsoleUser, resolveConsoleUser } from './console/user.ts';
-import { groupCommit, openDatabase } from './db/database.ts';
+import { openDatabase } from './db/database.ts';
+import { groupCommit } from './db/transaction.ts';
 import { createDeliveryWorker } from './delivery/worker.ts';
 import { subscriptionsChanged } from './domain/events/listeners.ts';
 import { forgetPrincipals } from './domain/principal-cache.ts';

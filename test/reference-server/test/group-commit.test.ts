@@ -2,7 +2,8 @@
 // commit rolls back its whole batch, fails every answer that waited on it and delivers none of its events.
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type DatabaseHandle, groupCommit, openDatabase, whenCommitted } from '../src/db/database.ts';
+import { type DatabaseHandle, openDatabase } from '../src/db/database.ts';
+import { groupCommit, whenCommitted } from '../src/db/transaction.ts';
 import { readBody } from './helpers/server.ts';
 import {
   sleep,

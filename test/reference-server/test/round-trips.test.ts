@@ -2,7 +2,7 @@
 // docs/postgresql.md): authentication, a page of tasks, and a keyed create with its event and stored
 // answer. Counted by the database layer (`statementCount`), on whichever database the project runs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { statementCount } from '../src/db/database.ts';
+import { statementCount } from '../src/db/executor.ts';
 import type { RunningServer } from '../src/index.ts';
 import { onPostgres } from './helpers/database.ts';
 import { readAnswer, startRunningTestServer, type TestServer } from './helpers/server.ts';

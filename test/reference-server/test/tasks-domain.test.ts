@@ -3,7 +3,8 @@
 import type { Task } from '@threadwork/shared/schemas';
 import type { KyselyPlugin } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseHandle, Executor } from '../src/db/database.ts';
+import type { DatabaseHandle } from '../src/db/database.ts';
+import type { Executor } from '../src/db/executor.ts';
 import { createCustomField, updateCustomField } from '../src/domain/custom-fields.ts';
 import { ServiceError } from '../src/domain/errors.ts';
 import {

@@ -38,7 +38,7 @@ import {
   V1_ACTIONS,
 } from '@threadwork/shared/schemas';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Locking } from '../db/database.ts';
+import type { Locking } from '../db/transaction.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from '../domain/api-keys.ts';
 import {
   createSharedBoard,

@@ -12,7 +12,7 @@
 // bypassed.
 import { sql } from 'kysely';
 import type { Client } from 'pg';
-import { databaseKey, type Executor, isShared } from './database.ts';
+import { databaseKey, type Executor, isShared } from './executor.ts';
 import { DATA_VERSION } from './migrations/009_data_version.ts';
 
 /** `data`: any write transaction (rendered pages); `credentials`: API keys and users (principals). */

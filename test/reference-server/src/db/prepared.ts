@@ -10,8 +10,9 @@ import {
   type RawBuilder,
   sql,
 } from 'kysely';
-import { type Executor, groupCommit, perDatabase, readAhead, sendLater } from './database.ts';
+import { type Executor, perDatabase } from './executor.ts';
 import type { Database } from './schema.ts';
+import { groupCommit, readAhead, sendLater } from './transaction.ts';
 
 const MAX_KEPT_ARITY = 128;
 

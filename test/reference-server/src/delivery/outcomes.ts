@@ -2,7 +2,7 @@
 // delivered, retried later, failed for good, or subscription disabled (v2) / deleted (v1); and, once a
 // delivery of an event succeeds, that the other pending deliveries of that event to that subscription
 // stop (suppressed).
-import { type Executor, isShared } from '../db/database.ts';
+import { type Executor, isShared } from '../db/executor.ts';
 import { subscriptionsChanged } from '../domain/events/listeners.ts';
 import type { AttemptResult } from './post.ts';
 import { FAILING_STREAK_LIMIT_MS, retryDelayMs } from './schedule.ts';

@@ -22,8 +22,9 @@ import {
   signPayload,
 } from '@threadwork/shared/webhooks';
 import { type Kysely, sql } from 'kysely';
-import { type Executor, isShared, whenCommitted } from '../db/database.ts';
+import { type Executor, isShared } from '../db/executor.ts';
 import type { Database } from '../db/schema.ts';
+import { whenCommitted } from '../db/transaction.ts';
 import { publishChanges } from '../domain/events/feed.ts';
 import { eventBody } from '../domain/events/webhook-body.ts';
 import type { Outbox } from '../domain/transaction.ts';

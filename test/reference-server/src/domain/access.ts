@@ -1,7 +1,7 @@
 // Who may see what, and the one paid check every gated endpoint uses.
 import { PAID_STATUSES, type SubscriptionSummary } from '@threadwork/shared/schemas';
 import type { CompiledQuery } from 'kysely';
-import { type Executor, isShared } from '../db/database.ts';
+import { type Executor, isShared } from '../db/executor.ts';
 import { prepareQuery, textParam } from '../db/prepared.ts';
 import type { BoardsTable } from '../db/schema.ts';
 import { notFound, ServiceError } from './errors.ts';

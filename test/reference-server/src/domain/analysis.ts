@@ -8,7 +8,7 @@ import {
   type ThreadAnalysis,
   URGENCIES,
 } from '@threadwork/shared/schemas';
-import type { Executor } from '../db/database.ts';
+import type { Executor } from '../db/executor.ts';
 import { boardFields } from './custom-fields.ts';
 import { invalidField, notFound } from './errors.ts';
 import { linkedTasksOf, openMailbox } from './mailbox/index.ts';

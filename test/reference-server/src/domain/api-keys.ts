@@ -14,8 +14,9 @@ import {
   type Scope,
 } from '@threadwork/shared/schemas';
 import type { Kysely } from 'kysely';
-import { type Executor, transact } from '../db/database.ts';
+import type { Executor } from '../db/executor.ts';
 import type { ApiKeysTable, Database } from '../db/schema.ts';
+import { transact } from '../db/transaction.ts';
 import { insufficientScope, invalidField, notFound } from './errors.ts';
 import { publishChanges } from './events/feed.ts';
 import { newId } from './ids.ts';

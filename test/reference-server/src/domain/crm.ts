@@ -13,7 +13,7 @@ import type {
   UpdateContactRequest,
 } from '@threadwork/shared/schemas';
 import { type Expression, type SqlBool, sql } from 'kysely';
-import type { Executor } from '../db/database.ts';
+import type { Executor } from '../db/executor.ts';
 import type { CompaniesTable, ContactsTable } from '../db/schema.ts';
 import { requirePaidTeam, requireTeamResource, type TeamAccess } from './access.ts';
 import { notFound } from './errors.ts';

@@ -10,9 +10,10 @@ import {
   type UpdateCustomFieldRequest,
 } from '@threadwork/shared/schemas';
 import { z } from 'zod';
-import { type Executor, isShared, type Locking, perStatement } from '../db/database.ts';
+import { type Executor, isShared, perStatement } from '../db/executor.ts';
 import { prepareQuery, textParam } from '../db/prepared.ts';
 import type { CustomFieldsTable } from '../db/schema.ts';
+import type { Locking } from '../db/transaction.ts';
 import { requireBoard } from './access.ts';
 import { invalidField, notFound, ServiceError } from './errors.ts';
 import { noteChange } from './events/feed.ts';

@@ -10,7 +10,7 @@ import type {
   ConsoleSubscription,
 } from '@threadwork/shared/schemas';
 import { signPayload } from '@threadwork/shared/webhooks';
-import type { Executor } from '../db/database.ts';
+import type { Executor } from '../db/executor.ts';
 import { attemptsAhead, RETRY_JITTER } from '../delivery/schedule.ts';
 import { invalidField, notFound } from './errors.ts';
 import { enqueueDeliveries, type SubscriptionKind } from './events/outbox.ts';

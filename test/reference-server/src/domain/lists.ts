@@ -1,4 +1,4 @@
-import type { Executor } from '../db/database.ts';
+import type { Executor } from '../db/executor.ts';
 import { requireBoard, requireList } from './access.ts';
 import { noteChange } from './events/feed.ts';
 import { newId } from './ids.ts';

@@ -5,7 +5,7 @@
 // (`position_index`) are counted among the tasks that are not archived.
 import type { Position } from '@threadwork/shared/schemas';
 import { type RawBuilder, sql } from 'kysely';
-import type { Executor } from '../db/database.ts';
+import type { Executor } from '../db/executor.ts';
 import { prepareQuery, textParam } from '../db/prepared.ts';
 import { requireList } from './access.ts';
 import { invalidField, notFound, ServiceError } from './errors.ts';

@@ -8,8 +8,8 @@
 // its change to every process, and a process forgets every cached principal when it hears of one
 // (db/changes.ts); while it cannot hear, nothing is cached.
 import { announceChange, cachesUsable, caughtUp, changeCount } from '../db/changes.ts';
-import { type Executor, perDatabase } from '../db/database.ts';
 import { afterCommit } from '../db/deferred-commit.ts';
+import { type Executor, perDatabase } from '../db/executor.ts';
 import type { Principal } from './principal.ts';
 
 /** A safety net only: a cached principal is re-read at least this often. */

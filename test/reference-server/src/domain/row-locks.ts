@@ -9,7 +9,7 @@
 // These locks are FOR NO KEY UPDATE: they keep out the other writes that lock the same row, while a
 // write that only refers to it (an insert or update whose foreign-key check takes FOR KEY SHARE: a
 // task assigned to the user, a value of the field) passes without waiting.
-import { type Executor, isShared } from '../db/database.ts';
+import { type Executor, isShared } from '../db/executor.ts';
 import { ServiceError } from './errors.ts';
 
 /** Holds the user's row until the transaction ends: the user's keys, subscriptions and mailbox. */

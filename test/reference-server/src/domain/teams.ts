@@ -1,4 +1,4 @@
-import type { Executor } from '../db/database.ts';
+import type { Executor } from '../db/executor.ts';
 import { findMemberTeam, subscriptionSummary, type TeamAccess } from './access.ts';
 import { type Page, type PageRequest, paginate } from './pagination.ts';
 

@@ -1,9 +1,10 @@
 // The one way a state change is written: one transaction holding the change and its events, and,
 // once it is done, a nudge to the delivery worker so the events leave as soon as they have committed.
 import type { CompiledQuery, Kysely } from 'kysely';
-import { type Executor, type Locking, transact, whenCommitted } from '../db/database.ts';
 import { afterCommit } from '../db/deferred-commit.ts';
+import type { Executor } from '../db/executor.ts';
 import type { Database } from '../db/schema.ts';
+import { type Locking, transact, whenCommitted } from '../db/transaction.ts';
 import type { ResolvedServerOptions } from '../options.ts';
 import { type Change, publishChanges, takeNotedChanges } from './events/feed.ts';
 import { subscriptionsChanged } from './events/listeners.ts';

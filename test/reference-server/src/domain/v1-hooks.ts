@@ -9,7 +9,7 @@ import {
   type V1SubscribeRequest,
   type V1Subscription,
 } from '@threadwork/shared/schemas';
-import type { Executor } from '../db/database.ts';
+import type { Executor } from '../db/executor.ts';
 import type { V1HookSubscriptionsTable } from '../db/schema.ts';
 import { requireBoard, requireList } from './access.ts';
 import { invalidField, notFound } from './errors.ts';

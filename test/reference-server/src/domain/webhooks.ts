@@ -13,7 +13,7 @@ import type {
   WebhookFilters,
   WebhookSubscription,
 } from '@threadwork/shared/schemas';
-import { type Executor, isShared } from '../db/database.ts';
+import { type Executor, isShared } from '../db/executor.ts';
 import type { WebhookDeliveriesTable, WebhookSubscriptionsTable } from '../db/schema.ts';
 import { invalidField, notFound } from './errors.ts';
 import { noteChange } from './events/feed.ts';

@@ -2,7 +2,7 @@
 // of another request that it read while their batch was open (see db/group-commit.ts). If that batch
 // fails to commit, the answer becomes a 500 and the client retries; nothing it was told is lost.
 import type { FastifyInstance } from 'fastify';
-import { whenCommitted } from '../db/database.ts';
+import { whenCommitted } from '../db/transaction.ts';
 
 /** Registered after every other onSend hook (the idempotency answer joins the change's batch first). */
 export function installCommitBeforeAnswer(app: FastifyInstance): void {

@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { cachesUsable, caughtUp, changeCount } from '../db/changes.ts';
-import { type Executor, groupCommit, perDatabase } from '../db/database.ts';
+import { type Executor, perDatabase } from '../db/executor.ts';
+import { groupCommit } from '../db/transaction.ts';
 import type { Page, Pagination } from '../domain/pagination.ts';
 
 /** The v2 success envelope: `{ data, meta: { request_id, pagination? } }`, status 200. */

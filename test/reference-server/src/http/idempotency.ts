@@ -16,7 +16,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { type CompiledQuery, sql } from 'kysely';
-import { type Executor, isShared, perDatabase, transact } from '../db/database.ts';
 import {
   type Claim,
   type DeferredCommit,
@@ -25,7 +24,9 @@ import {
   withDeferredCommit,
   withLiterals,
 } from '../db/deferred-commit.ts';
+import { type Executor, isShared, perDatabase } from '../db/executor.ts';
 import { prepareQuery, textParam } from '../db/prepared.ts';
+import { transact } from '../db/transaction.ts';
 import { ServiceError } from '../domain/errors.ts';
 import { credentialOf } from '../domain/principal.ts';
 import { type HeldIdempotencyKey, principalOf } from './request-state.ts';

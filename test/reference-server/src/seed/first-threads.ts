@@ -1,4 +1,4 @@
-import type { Executor } from '../db/database.ts';
+import type { Executor } from '../db/executor.ts';
 import { compareMessages } from '../domain/mailbox/threads.ts';
 import { firstThreadColumns } from '../domain/tasks/view.ts';
 

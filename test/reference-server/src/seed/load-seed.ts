@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { SCOPES } from '@threadwork/shared/schemas';
 import type { Kysely } from 'kysely';
-import { perStatement } from '../db/database.ts';
+import { perStatement } from '../db/executor.ts';
 import type { Database } from '../db/schema.ts';
 import { newId } from '../domain/ids.ts';
 import { latestTime } from '../domain/mailbox/threads.ts';

@@ -5,8 +5,8 @@
 // Each test plays one side by hand in a transaction of its own, holding it open while the other runs.
 import { type ControlledTransaction, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WRITE_LOCK } from '../../src/db/database.ts';
 import type { Database } from '../../src/db/schema.ts';
+import { WRITE_LOCK } from '../../src/db/transaction.ts';
 import type { RunningServer } from '../../src/index.ts';
 import { readAnswer, readBody, startRunningTestServer, type TestServer } from '../helpers/server.ts';
 import { settlesWithin } from '../webhooks-support.ts';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DELIVERY_ID_HEADER, EVENT_ID_HEADER } from '@threadwork/shared/webhooks';
 import { afterAll, describe, expect, it } from 'vitest';
-import { WRITE_LOCK } from '../../src/db/database.ts';
+import { WRITE_LOCK } from '../../src/db/transaction.ts';
 import { freshDatabase } from '../helpers/database.ts';
 import { fixtureSeed } from '../helpers/fixtures.ts';
 import { clientOf, readAnswer, type SpawnedServer, spawnServer, type TestServer } from '../helpers/server.ts';

@@ -4,8 +4,8 @@
 // the answers they would give one after another, never a 500.
 import { type ControlledTransaction, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WRITE_LOCK } from '../../src/db/database.ts';
 import type { Database } from '../../src/db/schema.ts';
+import { WRITE_LOCK } from '../../src/db/transaction.ts';
 import type { RunningServer } from '../../src/index.ts';
 import { type Answer, readAnswer, startRunningTestServer, type TestServer } from '../helpers/server.ts';
 import { settlesWithin } from '../webhooks-support.ts';

@@ -1,9 +1,22 @@
 import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
-import { latestTime } from '../../domain/mailbox/threads.ts';
 import type { Database } from '../schema.ts';
 
 type AnyDatabase = Kysely<Record<string, never>>;
+
+/**
+ * A thread's sort key as this migration computed it: the time (epoch ms) of its latest dated message,
+ * -1 when none has a date. A copy frozen with the migration: the live rule (domain/mailbox/threads.ts)
+ * may change without changing what this migration did.
+ */
+function latestTime(dates: readonly (string | null)[]): number {
+  let latest = -1;
+  for (const date of dates) {
+    const time = date === null ? Number.NaN : Date.parse(date);
+    if (!Number.isNaN(time) && time > latest) latest = time;
+  }
+  return latest;
+}
 
 /** Threads that existed before this migration get their sort key from their messages' dates. */
 async function backfillLatest(db: Kysely<Database>): Promise<void> {

@@ -13,7 +13,7 @@
 // instance (a server restarted since), may have missed a change, and the page reads it again.
 import { randomBytes } from 'node:crypto';
 import type { ConsoleChange } from '@threadwork/shared/schemas';
-import { databaseKey, type Executor } from '../../db/database.ts';
+import { databaseKey, type Executor } from '../../db/executor.ts';
 
 /** A committed change, as the console's event stream sends it (the shape lives in the shared schemas). */
 export type Change = ConsoleChange;

@@ -1,5 +1,6 @@
-import { databaseKey, type Executor, isShared, readAtBegin, readAtBeginOf } from '../../db/database.ts';
+import { databaseKey, type Executor, isShared } from '../../db/executor.ts';
 import { prepareQuery } from '../../db/prepared.ts';
+import { readAtBegin, readAtBeginOf } from '../../db/transaction.ts';
 import { noteChange } from './feed.ts';
 
 // Whether any v2 subscription or v1 hook exists at all, per database: most changes have no one to

@@ -1,6 +1,6 @@
 // The delivery outbox (`webhook_deliveries`): one row per event and subscription that should hear of
 // it. The delivery worker reads only this table; a commit that wrote to it wakes the worker.
-import type { Executor } from '../../db/database.ts';
+import type { Executor } from '../../db/executor.ts';
 import { newId } from '../ids.ts';
 import { noteOutboxWrite } from '../transaction.ts';
 import { noteChange } from './feed.ts';

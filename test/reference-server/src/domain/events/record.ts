@@ -13,7 +13,7 @@ import {
   type V1Item,
   type WebhookFilters,
 } from '@threadwork/shared/schemas';
-import type { Executor } from '../../db/database.ts';
+import type { Executor } from '../../db/executor.ts';
 import { prepareQuery } from '../../db/prepared.ts';
 import { boardAccess } from '../access.ts';
 import { newId } from '../ids.ts';

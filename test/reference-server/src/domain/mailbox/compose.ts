@@ -6,7 +6,7 @@ import type {
   SendEmailRequest,
   SentMessage,
 } from '@threadwork/shared/schemas';
-import type { Executor } from '../../db/database.ts';
+import type { Executor } from '../../db/executor.ts';
 import { invalidField, notFound } from '../errors.ts';
 import { openMailbox } from './index.ts';
 import { bodyParts, replySubject } from './message-text.ts';

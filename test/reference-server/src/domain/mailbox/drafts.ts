@@ -7,7 +7,7 @@ import type {
   Draft,
   SentMessage,
 } from '@threadwork/shared/schemas';
-import type { Executor } from '../../db/database.ts';
+import type { Executor } from '../../db/executor.ts';
 import { notFound } from '../errors.ts';
 import type { Page, PageRequest } from '../pagination.ts';
 import { addressesOf, newMessage, repliedMessage, replyAudience } from './compose.ts';

@@ -1,7 +1,7 @@
 // The mailbox area of the domain: which mailbox a user has, whether it is usable, and the reads and
 // changes the API and the tasks area make through its provider. Knows nothing of HTTP.
 import type { EmailAddress, EmailLabels, EmailThread, LinkedTask, Mailbox } from '@threadwork/shared/schemas';
-import type { Executor } from '../../db/database.ts';
+import type { Executor } from '../../db/executor.ts';
 import { boardAccess } from '../access.ts';
 import { notFound, ServiceError } from '../errors.ts';
 import { recordReplyReceived } from '../events/record.ts';

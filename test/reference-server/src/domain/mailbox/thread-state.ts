@@ -1,7 +1,7 @@
 // Changing a thread as a mail client does: read state, labels and snooze. Each answers the thread as
 // GET /email-threads/{id} would (with its linked tasks, without messages). See docs/mailbox.md.
 import type { EmailThread, LabelsRequest } from '@threadwork/shared/schemas';
-import type { Executor } from '../../db/database.ts';
+import type { Executor } from '../../db/executor.ts';
 import { invalidField, notFound } from '../errors.ts';
 import { getThread, openMailbox } from './index.ts';
 

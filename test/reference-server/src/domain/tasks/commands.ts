@@ -16,9 +16,10 @@ import {
   type V1CreateFromEmailRequest,
 } from '@threadwork/shared/schemas';
 import type { CompiledQuery } from 'kysely';
-import { type Executor, isShared, raceLost } from '../../db/database.ts';
+import { type Executor, isShared } from '../../db/executor.ts';
 import { prepareInsert, prepareQuery } from '../../db/prepared.ts';
 import type { TasksTable } from '../../db/schema.ts';
+import { raceLost } from '../../db/transaction.ts';
 import { requireList, requireListAhead } from '../access.ts';
 import { selectBoardMembers } from '../boards.ts';
 import { boardFieldsOfTask, checkFieldValues, upsertValues } from '../custom-fields.ts';

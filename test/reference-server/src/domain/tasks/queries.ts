@@ -1,7 +1,7 @@
 // Reading tasks: one by id, and the listing of a list or a board (paginated for v2, whole for v1).
 import type { ConsoleTaskEvent, ListTasksQuery, Task } from '@threadwork/shared/schemas';
 import type { RawBuilder, SqlBool } from 'kysely';
-import type { Executor } from '../../db/database.ts';
+import type { Executor } from '../../db/executor.ts';
 import { integerParam, prepareQuery, textParam } from '../../db/prepared.ts';
 import { requireBoard, requireList } from '../access.ts';
 import { invalidField } from '../errors.ts';

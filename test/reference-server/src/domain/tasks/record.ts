@@ -1,6 +1,6 @@
 // Task events: each task command records the event of its change, in the change's transaction.
 import type { CustomFieldValue, PreviousAttributes, Task } from '@threadwork/shared/schemas';
-import { type Executor, perStatement } from '../../db/database.ts';
+import { type Executor, perStatement } from '../../db/executor.ts';
 import { recordTaskEvent, type TaskEventKind } from '../events/record.ts';
 import { selectPlacedTasks, toTasks, toV1Item } from './view.ts';
 

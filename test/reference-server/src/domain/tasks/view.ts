@@ -3,7 +3,7 @@
 // custom values of every task on the page, one query each; a fourth when any task has an assignee.
 import type { CustomFieldValue, Task, V1Item } from '@threadwork/shared/schemas';
 import { type SqlBool, sql } from 'kysely';
-import { type Executor, isShared } from '../../db/database.ts';
+import { type Executor, isShared } from '../../db/executor.ts';
 import { integerParam, prepareQuery, textParam } from '../../db/prepared.ts';
 import { checkBoardAccess, type ListAccess } from '../access.ts';
 import { notFound } from '../errors.ts';

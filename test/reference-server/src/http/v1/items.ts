@@ -10,7 +10,7 @@ import {
   V1MoveRequest,
 } from '@threadwork/shared/schemas';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Executor } from '../../db/database.ts';
+import type { Executor } from '../../db/executor.ts';
 import { ServiceError } from '../../domain/errors.ts';
 import {
   assignTask,

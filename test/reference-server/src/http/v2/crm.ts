@@ -6,7 +6,7 @@ import {
   UpdateContactRequest,
 } from '@threadwork/shared/schemas';
 import type { FastifyInstance } from 'fastify';
-import type { Executor } from '../../db/database.ts';
+import type { Executor } from '../../db/executor.ts';
 import {
   createCompany,
   createContact,

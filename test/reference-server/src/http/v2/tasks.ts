@@ -9,7 +9,7 @@ import {
 } from '@threadwork/shared/schemas';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { CompiledQuery } from 'kysely';
-import type { Executor } from '../../db/database.ts';
+import type { Executor } from '../../db/executor.ts';
 import { ServiceError } from '../../domain/errors.ts';
 import {
   archiveTask,

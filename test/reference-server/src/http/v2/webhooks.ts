@@ -5,7 +5,7 @@ import {
   UpdateWebhookRequest,
 } from '@threadwork/shared/schemas';
 import type { FastifyInstance } from 'fastify';
-import type { Executor } from '../../db/database.ts';
+import type { Executor } from '../../db/executor.ts';
 import { runInTransaction } from '../../domain/transaction.ts';
 import { checkWebhookTarget } from '../../domain/webhook-targets.ts';
 import {

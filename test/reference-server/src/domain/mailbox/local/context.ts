@@ -2,7 +2,7 @@
 
 import { randomBytes } from 'node:crypto';
 import type { EmailAddress, EmailThread } from '@threadwork/shared/schemas';
-import type { Executor } from '../../../db/database.ts';
+import type { Executor } from '../../../db/executor.ts';
 import { noteChange } from '../../events/feed.ts';
 import type { MailboxRecord } from '../provider.ts';
 import { type StoredMessage, threadView, type ViewOptions } from '../threads.ts';

@@ -1,6 +1,6 @@
 // Messages: reading a mailbox's messages and threads, and writing one (mail arriving, mail sent).
 import type { EmailAddress, EmailMessage, EmailThread } from '@threadwork/shared/schemas';
-import { perStatement } from '../../../db/database.ts';
+import { perStatement } from '../../../db/executor.ts';
 import { notFound } from '../../errors.ts';
 import { replySubject } from '../message-text.ts';
 import type { Address, OutgoingMessage, SentMessageIds, ThreadMessages } from '../provider.ts';

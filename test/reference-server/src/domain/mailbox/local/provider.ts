@@ -2,7 +2,7 @@
 // Gmail's syntax. It is also where mail "arrives" (the test-control endpoint delivers through it). Each
 // concern has its own module beside this one; this class only binds them to one mailbox.
 import type { Draft, EmailLabel, EmailThread } from '@threadwork/shared/schemas';
-import type { Executor } from '../../../db/database.ts';
+import type { Executor } from '../../../db/executor.ts';
 import type { Page, PageRequest } from '../../pagination.ts';
 import type {
   LabelChange,

@@ -1,0 +1,207 @@
+// Write transactions, per engine: `transact` runs a unit of work as one transaction, on SQLite as a
+// savepoint of the group commit's batch (group-commit.ts), on PostgreSQL under the write lock, with
+// its reads sent with its `begin` and its commit deferred for a keyed request's answer
+// (deferred-commit.ts; docs/postgresql.md says why each is so).
+import { type CompiledQuery, type Kysely, sql, type Transaction } from 'kysely';
+import { noteChange } from './changes.ts';
+import { COMMIT, deferredCommit, finishDeferred, withLiterals } from './deferred-commit.ts';
+import { type Executor, isShared } from './executor.ts';
+import { type GroupCommit, groupCommitOf } from './group-commit.ts';
+import type { Database } from './schema.ts';
+
+/** The group commit of a SQLite database (see group-commit.ts); undefined on other engines. */
+export function groupCommit(executor: Executor): GroupCommit | undefined {
+  return groupCommitOf(executor.getExecutor().adapter);
+}
+
+/** How often a transaction that lost a race (see `isRaceLost`) is run again before it fails. */
+const MAX_TRANSACTION_RUNS = 5;
+
+/**
+ * The advisory lock (an arbitrary constant of ours) that tells the two kinds of write transaction apart
+ * on PostgreSQL: a row-locking one holds it shared, any other exclusively (see `transact`).
+ */
+export const WRITE_LOCK = 0x7477_7772; // "twwr"
+
+/**
+ * How a write transaction keeps out of other writers' way on PostgreSQL (docs/postgresql.md, "Writes"):
+ * - `rows`: the work locks each row whose state it reads to decide, before reading it (`SELECT … FOR
+ *   UPDATE`, or `FOR NO KEY UPDATE` for a user, team, board, field or subscription row), in one order:
+ *   a user or a team, then a board, then a custom field, then lists, then tasks. So writes that touch
+ *   different rows run at the same time, in one process and across processes. The task commands, and
+ *   nearly every other write (lists, boards, field names, keys, subscriptions, mail, CRM), run so;
+ * - `everything`: the work runs alone, as if no other write transaction ran: the writes that change
+ *   who may see what, or what a `rows` write reads unlocked to decide (a custom field's options, an
+ *   analysis writing AI field values, arriving mail).
+ * Each takes the same advisory lock first, shared or exclusive, so an `everything` transaction waits
+ * for every running `rows` one and they for it.
+ */
+export type Locking = 'rows' | 'everything';
+
+/**
+ * Runs `work` in one transaction, as if no other write transaction changed what it reads to decide. On
+ * SQLite that is simply so (one process, one writer). On PostgreSQL, where other connections and other
+ * processes write at once, the transaction first takes the write lock (see `Locking`), in the same
+ * round trip as its `begin`; READ COMMITTED then reads the latest committed data at every statement,
+ * so a row locked with `forUpdateOn` is read as it stands once the lock is held. A transaction that
+ * lost a race (a deadlock, or a serialization failure; `raceLost` for one the work detects itself) is
+ * run again, a bounded number of times. `work` must have no effect outside the transaction. `ahead`:
+ * reads `work` will run, sent in the round trip of the `begin` (see `readAhead`).
+ * (SERIALIZABLE with retries was tried first: on tables this small PostgreSQL's predicate locks
+ * cover whole tables, so concurrent creates aborted each other until the retries ran out.)
+ */
+export async function transact<T>(
+  db: Kysely<Database>,
+  work: (tx: Transaction<Database>) => Promise<T>,
+  locking: Locking = 'everything',
+  ahead: readonly CompiledQuery[] = [],
+): Promise<T> {
+  if (!isShared(db)) return db.transaction().execute(work);
+  const deferred = deferredCommit();
+  // A request holding an Idempotency-Key: the transaction stays open for its answer (deferred-commit.ts).
+  // A second write transaction of the same request commits the first, keeping the key's claim in a row
+  // of its own, and runs as usual.
+  if (deferred?.open !== undefined) {
+    const keep = deferred.held === 'transaction' ? deferred.claim?.keep() : undefined;
+    await finishDeferred(deferred, keep ?? sql`select 1`.compile(db));
+    if (keep !== undefined) deferred.held = 'row';
+  }
+  const claim = deferred?.wanted && deferred.held === undefined ? deferred.claim : undefined;
+  // One round trip with `begin` (see openPostgres): the lock, and then, under it, each in a statement of its own
+  // and so with a fresh snapshot, the request's claim, what `readAtBegin` asked for, and the reads
+  // sent `ahead` (each answered later from what this round trip brought back: see `readAhead`).
+  const statements = [
+    withLiterals({
+      sql: `select ${locking === 'rows' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock'}(${WRITE_LOCK})`,
+      parameters: [],
+    }),
+    ...(claim?.statements ?? []),
+    ...(beginReads.size === 0
+      ? []
+      : [
+          withLiterals({
+            sql: `select ${[...beginReads].map(([column, expression]) => `${expression} as "${column}"`).join(', ')}`,
+            parameters: [],
+          }),
+        ]),
+    ...ahead.map(withLiterals),
+  ];
+  const opening = sql.raw<{ rows: Record<string, unknown>[] }>(`${EACH}${statements.join(';')}`);
+  const claimCount = claim?.statements.length ?? 0;
+  const begin = async (tx: Transaction<Database>) => {
+    const { rows: results } = await opening.execute(tx);
+    claim?.check(results.slice(1, 1 + claimCount));
+    let next = 1 + claimCount;
+    if (beginReads.size > 0) beginReadsOf.set(tx, results[next++]?.rows[0] ?? {});
+    if (ahead.length > 0) {
+      readAheadOf.set(
+        tx,
+        new Map(ahead.map((query, index) => [aheadKey(query), results[next + index]?.rows ?? []])),
+      );
+    }
+  };
+  for (let run = 1; ; run++) {
+    const tx = await db.startTransaction().execute();
+    try {
+      await begin(tx);
+      if (claim !== undefined) deferred!.held = 'transaction';
+      const result = await work(tx);
+      if (deferred?.wanted) {
+        // Left open for the request's answer, which commits it (deferred-commit.ts).
+        deferred.open = tx;
+        deferred.afterwards.push(() => noteChange(db, 'data'));
+        return result;
+      }
+      // The commit, and the data version's move for other processes' caches (see COMMIT).
+      await sql.raw(COMMIT).execute(tx);
+      await tx.commit().execute();
+      noteChange(db, 'data');
+      return result;
+    } catch (error) {
+      // Rolled back, a claim goes with the transaction: the answer, if any, claims the key anew.
+      if (deferred?.held === 'transaction') deferred.held = undefined;
+      await tx
+        .rollback()
+        .execute()
+        .catch(() => {});
+      if (run >= MAX_TRANSACTION_RUNS || !isRaceLost(error)) {
+        // Whether or not it committed, what this process's caches hold may be stale.
+        noteChange(db, 'data');
+        throw error;
+      }
+    }
+  }
+}
+
+/** How a text starts whose result should be each of its statements' results (see openPostgres). */
+export const EACH = '/*each*/';
+
+/** Per transaction: the reads sent ahead with its `begin`, by query, not yet taken (see `readAhead`). */
+const readAheadOf = new WeakMap<Executor, Map<string, Record<string, unknown>[]>>();
+
+const aheadKey = (query: CompiledQuery) => `${query.sql}\u0000${JSON.stringify(query.parameters)}`;
+
+/**
+ * The rows of `query` if it was sent ahead with this transaction's `begin` (the `ahead` of
+ * `transact`), once: a query the work runs first then costs no round trip of its own. It was read
+ * under the transaction's lock with a snapshot as fresh as the work's first statement would have had.
+ */
+export function readAhead(executor: Executor, query: CompiledQuery): Record<string, unknown>[] | undefined {
+  const reads = readAheadOf.get(executor);
+  if (reads === undefined) return undefined;
+  const key = aheadKey(query);
+  const rows = reads.get(key);
+  reads.delete(key);
+  return rows;
+}
+
+/** How a statement handed to `sendLater` starts on its way to the connection (see openPostgres). */
+export const SEND_LATER = '/*later*/';
+
+/**
+ * Inside a PostgreSQL transaction, holds `query` (a write whose outcome nothing reads) to travel in
+ * front of the transaction's next statement, its commit included, in the same round trip: a write
+ * under a row lock then costs the lock no round trip of its own. Statements of one text run one
+ * after another, each with a fresh snapshot (READ COMMITTED), so one placed after a row lock reads
+ * what that lock protects as it stands. Its failure fails that next statement, and so the
+ * transaction. Answers false (nothing done) elsewhere: the caller then runs it at once.
+ */
+export async function sendLater(executor: Executor, query: CompiledQuery): Promise<boolean> {
+  if (!executor.isTransaction || !isShared(executor)) return false;
+  await sql.raw(`${SEND_LATER}${withLiterals(query)}`).execute(executor);
+  return true;
+}
+
+/** Column name → SQL expression: read by every PostgreSQL write transaction once it holds its lock. */
+const beginReads = new Map<string, string>();
+const beginReadsOf = new WeakMap<Executor, Record<string, unknown>>();
+
+/**
+ * Asks every write transaction on PostgreSQL to read `expression` (SQL, no parameters) in the round
+ * trip that begins it, right after taking its lock: for facts nearly every write needs and no cache
+ * could keep exactly (whether anyone subscribes to events, say). Call at module load.
+ */
+export function readAtBegin(column: string, expression: string): void {
+  beginReads.set(column, expression);
+}
+
+/** What `readAtBegin` read for this transaction (undefined outside one, and on SQLite). */
+export function readAtBeginOf(tx: Executor): Record<string, unknown> | undefined {
+  return beginReadsOf.get(tx);
+}
+
+/** An error that makes `transact` run the transaction again, as a deadlock would. */
+export function raceLost(message: string): Error {
+  return Object.assign(new Error(message), { code: '40001' });
+}
+
+/** serialization_failure, deadlock_detected (SQLSTATE 40001, 40P01). */
+function isRaceLost(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '40001' || code === '40P01';
+}
+
+/** Resolves once every write made so far on this database has committed; null if none is waiting to. */
+export function whenCommitted(executor: Executor): Promise<void> | null {
+  return groupCommit(executor)?.whenCommitted() ?? null;
+}
