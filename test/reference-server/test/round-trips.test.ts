@@ -37,8 +37,8 @@ export async function statementsPerRequest(send: (run: number) => Promise<Respon
  * the listening connection (db/changes.ts), counted here too.
  */
 const BOUNDS = onPostgres
-  ? { auth: 1, listTasks: 1, createTask: 3 }
-  : { auth: 0, listTasks: 0, createTask: 9 };
+  ? { auth: 1, listTasks: 1, createTask: 3, updateTask: 6, moveTask: 8, reorderTask: 9 }
+  : { auth: 0, listTasks: 0, createTask: 9, updateTask: 9, moveTask: 11, reorderTask: 9 };
 
 describe('statements per request on the hot paths', () => {
   it('authenticates a key', async () => {
@@ -63,5 +63,29 @@ describe('statements per request on the hot paths', () => {
     );
     console.log(`statements: POST /v2/tasks ${count}`);
     expect(count).toBeLessThanOrEqual(BOUNDS.createTask);
+  });
+
+  // Each command's first read travels with its transaction's `begin`, whatever it is (db/transaction.ts):
+  // no caller names it ahead.
+  it('updates, moves and reorders a task', async () => {
+    const update = await statementsPerRequest((run) =>
+      server.v2('/tasks/tsk_1', { method: 'PATCH', body: { shade: run % 2 === 0 ? 'yellow' : 'cyan' } }),
+    );
+    const move = await statementsPerRequest((run) =>
+      server.v2('/tasks/tsk_1/move', {
+        method: 'POST',
+        body: { list_id: run % 2 === 0 ? 'lst_doing' : 'lst_todo' },
+      }),
+    );
+    const reorder = await statementsPerRequest((run) =>
+      server.v2('/tasks/tsk_1/reorder', {
+        method: 'POST',
+        body: { position: run % 2 === 0 ? 'bottom' : 'top' },
+      }),
+    );
+    console.log(`statements: PATCH ${update}, move ${move}, reorder ${reorder}`);
+    expect(update).toBeLessThanOrEqual(BOUNDS.updateTask);
+    expect(move).toBeLessThanOrEqual(BOUNDS.moveTask);
+    expect(reorder).toBeLessThanOrEqual(BOUNDS.reorderTask);
   });
 });

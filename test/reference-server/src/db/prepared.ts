@@ -12,7 +12,7 @@ import {
 } from 'kysely';
 import { type Executor, perDatabase } from './executor.ts';
 import type { Database } from './schema.ts';
-import { groupCommit, readAhead, sendLater } from './transaction.ts';
+import { groupCommit, sendLater } from './transaction.ts';
 
 const MAX_KEPT_ARITY = 128;
 
@@ -106,9 +106,6 @@ export function prepareQuery<Args extends unknown[], Row>(
 
   async function run<R>(db: Executor, args: Args): Promise<QueryResult<R>> {
     const query = bind(db, args);
-    // Sent ahead with the transaction's begin (PostgreSQL): already read.
-    const rows = db.isTransaction ? readAhead(db, query) : undefined;
-    if (rows !== undefined) return { rows: rows as R[] };
     // On SQLite a statement runs synchronously: when it cannot interleave with another transaction,
     // it skips Kysely's connection queue (a handful of promise hops, as much as a small query costs).
     // Plugins see results on Kysely's path only, so with any installed the statement takes that path.

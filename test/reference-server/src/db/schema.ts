@@ -1,6 +1,7 @@
 // Row shapes of every table. Booleans are stored as 0/1 integers and JSON as text so that the same
 // columns work on SQLite and PostgreSQL; timestamps are ISO 8601 UTC strings.
 import type { ColumnType, Generated } from 'kysely';
+import type { TaskFieldColumns } from './task-fields.ts';
 
 export interface UsersTable {
   id: string;
@@ -63,32 +64,20 @@ export interface CustomFieldOptionsTable {
   position: number;
 }
 
-export interface TasksTable {
+/**
+ * A task's row: the columns of its fields (db/task-fields.ts declares them, one entry per field), and
+ * its id, place and bookkeeping.
+ */
+export type TasksTable = TaskFieldColumns & {
   id: string;
   list_id: string;
-  title: string;
-  content_type: string;
-  notes: string | null;
-  shade: string;
-  completed: number;
-  due_at: string | null;
-  created_at: string;
-  updated_at: string;
-  assignee_id: string | null;
-  contact_id: string | null;
-  deal_value: number | null;
-  deal_source: string | null;
-  deal_close_date: string | null;
-  deal_loss_reason: string | null;
-  /** Non-null when archived: an archived task leaves its list's listing. */
-  archived_at: string | null;
   /** Order within the list, smaller = higher; may be negative and have gaps (see domain/placement.ts). */
   position: number;
-  /** Snapshot of the first linked thread: subject, first message date, first sender. */
-  first_thread_title: string | null;
-  first_thread_received_at: string | null;
-  first_thread_from: string | null;
-}
+  assignee_id: string | null;
+  /** Non-null when archived: an archived task leaves its list's listing. */
+  archived_at: string | null;
+  updated_at: string;
+};
 
 export interface TaskThreadsTable {
   task_id: string;

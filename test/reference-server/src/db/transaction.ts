@@ -41,20 +41,25 @@ export type Locking = 'rows' | 'everything';
 /**
  * Runs `work` in one transaction, as if no other write transaction changed what it reads to decide. On
  * SQLite that is simply so (one process, one writer). On PostgreSQL, where other connections and other
- * processes write at once, the transaction first takes the write lock (see `Locking`), in the same
- * round trip as its `begin`; READ COMMITTED then reads the latest committed data at every statement,
- * so a row locked with `forUpdateOn` is read as it stands once the lock is held. A transaction that
- * lost a race (a deadlock, or a serialization failure; `raceLost` for one the work detects itself) is
- * run again, a bounded number of times. `work` must have no effect outside the transaction. `ahead`:
- * reads `work` will run, sent in the round trip of the `begin` (see `readAhead`).
+ * processes write at once, the transaction first takes the write lock (see `Locking`); READ COMMITTED
+ * then reads the latest committed data at every statement, so a row locked as it is read (a read
+ * with the intent `change`, storage/locks.ts) is read as it stands. A transaction that lost a race (a
+ * deadlock, or a serialization failure; `raceLost` for one the work detects itself) is run again, a
+ * bounded number of times. `work` must have no effect outside the transaction.
  * (SERIALIZABLE with retries was tried first: on tables this small PostgreSQL's predicate locks
  * cover whole tables, so concurrent creates aborted each other until the retries ran out.)
+ *
+ * On PostgreSQL the transaction's opening travels with the work's first statement, in one round trip
+ * (postgres.ts): `begin`, the write lock, then, under it, each in a statement of its own and so with a
+ * fresh snapshot, the request's Idempotency-Key claim (deferred-commit.ts), what `readAtBegin` asked
+ * for, and the work's first statement itself. Whatever the work reads first is thus read with its
+ * `begin`, and no caller says ahead what that is. The claim is judged before that statement's answer
+ * reaches the work: a claim refused (the key is in progress, or answered) ends the work there.
  */
 export async function transact<T>(
   db: Kysely<Database>,
   work: (tx: Transaction<Database>) => Promise<T>,
   locking: Locking = 'everything',
-  ahead: readonly CompiledQuery[] = [],
 ): Promise<T> {
   if (!isShared(db)) return db.transaction().execute(work);
   const deferred = deferredCommit();
@@ -67,9 +72,6 @@ export async function transact<T>(
     if (keep !== undefined) deferred.held = 'row';
   }
   const claim = deferred?.wanted && deferred.held === undefined ? deferred.claim : undefined;
-  // One round trip with `begin` (see openPostgres): the lock, and then, under it, each in a statement of its own
-  // and so with a fresh snapshot, the request's claim, what `readAtBegin` asked for, and the reads
-  // sent `ahead` (each answered later from what this round trip brought back: see `readAhead`).
   const statements = [
     withLiterals({
       sql: `select ${locking === 'rows' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock'}(${WRITE_LOCK})`,
@@ -84,28 +86,31 @@ export async function transact<T>(
             parameters: [],
           }),
         ]),
-    ...ahead.map(withLiterals),
   ];
-  const opening = sql.raw<{ rows: Record<string, unknown>[] }>(`${EACH}${statements.join(';')}`);
   const claimCount = claim?.statements.length ?? 0;
-  const begin = async (tx: Transaction<Database>) => {
-    const { rows: results } = await opening.execute(tx);
-    claim?.check(results.slice(1, 1 + claimCount));
-    let next = 1 + claimCount;
-    if (beginReads.size > 0) beginReadsOf.set(tx, results[next++]?.rows[0] ?? {});
-    if (ahead.length > 0) {
-      readAheadOf.set(
-        tx,
-        new Map(ahead.map((query, index) => [aheadKey(query), results[next + index]?.rows ?? []])),
-      );
-    }
-  };
   for (let run = 1; ; run++) {
     const tx = await db.startTransaction().execute();
+    let refused: unknown;
+    const opening: Opening = {
+      statements,
+      sent: false,
+      read(results) {
+        this.sent = true;
+        try {
+          claim?.check(results.slice(1, 1 + claimCount));
+        } catch (error) {
+          refused = error;
+          throw new OpeningRefused();
+        }
+        if (claim !== undefined) deferred!.held = 'transaction';
+        if (beginReads.size > 0) beginReadsOf.set(tx, results[1 + claimCount]?.rows[0] ?? {});
+      },
+    };
     try {
-      await begin(tx);
-      if (claim !== undefined) deferred!.held = 'transaction';
+      await sql.raw(`${OPENING}${holdOpening(opening)}`).execute(tx);
       const result = await work(tx);
+      // Work that sent nothing still begins: its claim decides whether the request runs.
+      if (!opening.sent) await sql.raw(FLUSH).execute(tx);
       if (deferred?.wanted) {
         // Left open for the request's answer, which commits it (deferred-commit.ts).
         deferred.open = tx;
@@ -117,7 +122,8 @@ export async function transact<T>(
       await tx.commit().execute();
       noteChange(db, 'data');
       return result;
-    } catch (error) {
+    } catch (caught) {
+      const error = refused ?? caught;
       // Rolled back, a claim goes with the transaction: the answer, if any, claims the key anew.
       if (deferred?.held === 'transaction') deferred.held = undefined;
       await tx
@@ -133,26 +139,44 @@ export async function transact<T>(
   }
 }
 
-/** How a text starts whose result should be each of its statements' results (see openPostgres). */
-export const EACH = '/*each*/';
-
-/** Per transaction: the reads sent ahead with its `begin`, by query, not yet taken (see `readAhead`). */
-const readAheadOf = new WeakMap<Executor, Map<string, Record<string, unknown>[]>>();
-
-const aheadKey = (query: CompiledQuery) => `${query.sql}\u0000${JSON.stringify(query.parameters)}`;
-
 /**
- * The rows of `query` if it was sent ahead with this transaction's `begin` (the `ahead` of
- * `transact`), once: a query the work runs first then costs no round trip of its own. It was read
- * under the transaction's lock with a snapshot as fresh as the work's first statement would have had.
+ * What a PostgreSQL transaction sends first (see `transact`): held by its connection until the work's
+ * first statement, and sent with it.
  */
-export function readAhead(executor: Executor, query: CompiledQuery): Record<string, unknown>[] | undefined {
-  const reads = readAheadOf.get(executor);
-  if (reads === undefined) return undefined;
-  const key = aheadKey(query);
-  const rows = reads.get(key);
-  reads.delete(key);
-  return rows;
+export interface Opening {
+  /** SQL statements without parameters, sent in this order right after `begin`. */
+  statements: readonly string[];
+  /** Whether they have been sent. */
+  sent: boolean;
+  /** Judges their results (one per statement), before the first statement's answer is used; may throw. */
+  read(results: readonly { rows: Record<string, unknown>[] }[]): void;
+}
+
+/** What a connection rejects the first statement with when `Opening.read` refused: `transact` says why. */
+export class OpeningRefused extends Error {
+  override name = 'OpeningRefused';
+}
+
+/** How the statement that hands a transaction its opening starts (postgres.ts takes it from there). */
+export const OPENING = '/*opening*/';
+/** A statement that only makes a connection send what it holds (the opening of work that sent nothing). */
+export const FLUSH = '/*flush*/';
+
+const openings = new Map<string, Opening>();
+let lastOpening = 0;
+
+/** Keeps `opening` until its connection takes it (`takeOpening`); answers its id. */
+function holdOpening(opening: Opening): string {
+  const id = String(++lastOpening);
+  openings.set(id, opening);
+  return id;
+}
+
+/** The opening of id `id`, once. */
+export function takeOpening(id: string): Opening | undefined {
+  const opening = openings.get(id);
+  openings.delete(id);
+  return opening;
 }
 
 /** How a statement handed to `sendLater` starts on its way to the connection (see openPostgres). */

@@ -2,8 +2,9 @@
 // delivered, retried later, failed for good, or subscription disabled (v2) / deleted (v1); and, once a
 // delivery of an event succeeds, that the other pending deliveries of that event to that subscription
 // stop (suppressed).
-import { type Executor, isShared } from '../db/executor.ts';
+import type { Executor } from '../db/executor.ts';
 import { subscriptionsChanged } from '../domain/events/listeners.ts';
+import { claimable } from '../storage/locks.ts';
 import type { AttemptResult } from './post.ts';
 import { FAILING_STREAK_LIMIT_MS, retryDelayMs } from './schedule.ts';
 
@@ -139,12 +140,11 @@ async function suppressSiblings(tx: Executor, delivered: readonly ClaimedDeliver
       ),
     )
     .where('status', '=', 'pending')
-    .where('in_flight', '=', 0)
-    .$if(isShared(tx), (query) => query.forUpdate().skipLocked());
+    .where('in_flight', '=', 0);
   await tx
     .updateTable('webhook_deliveries')
     .set({ status: 'suppressed', next_attempt_at: null })
-    .where('id', 'in', siblings)
+    .where('id', 'in', claimable(tx, siblings))
     .execute();
 }
 

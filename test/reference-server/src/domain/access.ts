@@ -1,9 +1,15 @@
 // Who may see what, and the one paid check every gated endpoint uses.
 import { PAID_STATUSES, type SubscriptionSummary } from '@threadwork/shared/schemas';
-import type { CompiledQuery } from 'kysely';
-import { type Executor, isShared } from '../db/executor.ts';
-import { prepareQuery, textParam } from '../db/prepared.ts';
+import type { Executor } from '../db/executor.ts';
 import type { BoardsTable } from '../db/schema.ts';
+import {
+  type BoardAccessRow,
+  findBoardAccess,
+  findListAccess,
+  findMemberTeam as findMemberTeamRow,
+  type ListAccessRow,
+} from '../storage/access.ts';
+import type { Intent } from '../storage/locks.ts';
 import { notFound, ServiceError } from './errors.ts';
 
 const PAID: ReadonlySet<string> = new Set(PAID_STATUSES);
@@ -47,15 +53,7 @@ export async function findMemberTeam(db: Executor, userId: string, teamId: strin
 }
 
 async function memberTeam(db: Executor, userId: string, teamId: string): Promise<TeamAccess | undefined> {
-  const row = await db
-    .selectFrom('teams')
-    .innerJoin('team_members', (join) =>
-      join.onRef('team_members.team_id', '=', 'teams.id').on('team_members.user_id', '=', userId),
-    )
-    .leftJoin('subscriptions', 'subscriptions.team_id', 'teams.id')
-    .select(['teams.id', 'teams.name', 'subscriptions.plan', 'subscriptions.status'])
-    .where('teams.id', '=', teamId)
-    .executeTakeFirst();
+  const row = await findMemberTeamRow(db, userId, teamId);
   return row && { id: row.id, name: row.name, subscription: subscriptionSummary(row) };
 }
 
@@ -94,71 +92,6 @@ export async function requireTeamResource(
   return team;
 }
 
-/** The board columns an access check answers, with the caller's membership and the team's plan. */
-const BOARD_COLUMNS = [
-  'boards.id',
-  'boards.team_id',
-  'boards.owner_id',
-  'boards.name',
-  'boards.board_type',
-  'boards.template',
-  'boards.created_at',
-  'team_members.user_id as member_id',
-  'subscriptions.plan',
-  'subscriptions.status',
-] as const;
-
-const selectBoardAccess = prepareQuery((db: Executor, userId: string, boardId: string) =>
-  boardAccessQuery(db, userId, boardId),
-);
-
-/** The same, locking the board row (see `requireBoard`; FOR NO KEY UPDATE, as row-locks.ts says why). */
-const selectBoardAccessForUpdate = prepareQuery((db: Executor, userId: string, boardId: string) =>
-  boardAccessQuery(db, userId, boardId).$if(isShared(db), (query) => query.forNoKeyUpdate('boards')),
-);
-
-function boardAccessQuery(db: Executor, userId: string, boardId: string) {
-  return db
-    .selectFrom('boards')
-    .leftJoin('team_members', (join) =>
-      join
-        .onRef('team_members.team_id', '=', 'boards.team_id')
-        .on('team_members.user_id', '=', textParam(userId)),
-    )
-    .leftJoin('subscriptions', 'subscriptions.team_id', 'boards.team_id')
-    .select(BOARD_COLUMNS)
-    .where('boards.id', '=', textParam(boardId));
-}
-
-/** The list and its board's access columns, in one query. */
-const selectListAccess = prepareQuery((db: Executor, userId: string, listId: string) =>
-  listAccessQuery(db, userId, listId),
-);
-
-/** The same, locking the list row (see `requireList`). */
-const selectListAccessForUpdate = prepareQuery((db: Executor, userId: string, listId: string) =>
-  listAccessQuery(db, userId, listId).$if(isShared(db), (query) => query.forUpdate('lists')),
-);
-
-function listAccessQuery(db: Executor, userId: string, listId: string) {
-  return db
-    .selectFrom('lists')
-    .innerJoin('boards', 'boards.id', 'lists.board_id')
-    .leftJoin('team_members', (join) =>
-      join
-        .onRef('team_members.team_id', '=', 'boards.team_id')
-        .on('team_members.user_id', '=', textParam(userId)),
-    )
-    .leftJoin('subscriptions', 'subscriptions.team_id', 'boards.team_id')
-    .select([
-      ...BOARD_COLUMNS,
-      'lists.id as list_id',
-      'lists.name as list_name',
-      'lists.position as list_position',
-    ])
-    .where('lists.id', '=', textParam(listId));
-}
-
 /**
  * What decides whether a user reaches a board: its team (null for a personal board) and owner, whether
  * the user is a member of that team (`member_id`, null if not), and the team's plan and status.
@@ -190,8 +123,6 @@ export function checkBoardAccess(facts: BoardAccessFacts, userId: string): boole
   return true;
 }
 
-type BoardAccessRow = NonNullable<Awaited<ReturnType<typeof selectBoardAccess.executeTakeFirst>>>;
-
 /** The board of an access row if the user may see it (null otherwise); 402 when its team is unpaid. */
 function boardAccessOf(row: BoardAccessRow, userId: string): BoardAccess | null {
   if (!checkBoardAccess(row, userId)) return null;
@@ -211,42 +142,39 @@ function boardAccessOf(row: BoardAccessRow, userId: string): BoardAccess | null 
 /**
  * A board the user may see: a team board of one of the user's teams, or the user's own personal board.
  * Team boards are gated on the team's subscription (402); a personal board has no team to gate on.
- * With `lock`, a write that reads the board's lists or fields to decide (the next position, say) holds
- * the board row until it commits (PostgreSQL; see docs/postgresql.md).
+ * `change`: the write reads the board's lists or fields to decide (the next position, say).
  */
 export async function requireBoard(
   db: Executor,
   userId: string,
   boardId: string,
-  lock?: 'lock',
+  intent: Intent = 'read',
 ): Promise<BoardAccess> {
-  const query = lock === 'lock' ? selectBoardAccessForUpdate : selectBoardAccess;
-  const row = await query.executeTakeFirst(db, userId, boardId);
+  const row = await findBoardAccess(db, userId, boardId, intent);
   const board = row && boardAccessOf(row, userId);
   if (!board) throw notFound('board', boardId);
   return board;
 }
 
-/** The read of `requireList` without a lock, to send ahead with a transaction's begin (see `transact`). */
-export function requireListAhead(db: Executor, userId: string, listId: string): CompiledQuery {
-  return selectListAccess.bound(db, userId, listId);
-}
-
 /**
- * A list on a board the user may see (same gate as the board). One query. With `lock`, a write that
- * adds tasks to the list or reorders it holds the list row until it commits (PostgreSQL; see
- * docs/postgresql.md): the list's positions are then its alone to read and change.
+ * A list on a board the user may see (same gate as the board). One query. `change`: the write adds
+ * tasks to the list or changes their order.
  */
 export async function requireList(
   db: Executor,
   userId: string,
   listId: string,
-  lock?: 'lock',
+  intent: Intent = 'read',
 ): Promise<ListAccess> {
-  const query = lock === 'lock' ? selectListAccessForUpdate : selectListAccess;
-  const row = await query.executeTakeFirst(db, userId, listId);
+  const list = visibleList(await findListAccess(db, userId, listId, intent), userId);
+  if (!list) throw notFound('list', listId);
+  return list;
+}
+
+/** The list of an access row if the user may see it (null otherwise); 402 when its team is unpaid. */
+export function visibleList(row: ListAccessRow | undefined, userId: string): ListAccess | null {
   // The board's id must not leak through a list id the caller cannot see.
   const board = row && boardAccessOf(row, userId);
-  if (!board) throw notFound('list', listId);
+  if (!row || !board) return null;
   return { id: row.list_id, board_id: board.id, name: row.list_name, position: row.list_position, board };
 }

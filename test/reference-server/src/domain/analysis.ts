@@ -9,13 +9,13 @@ import {
   URGENCIES,
 } from '@threadwork/shared/schemas';
 import type { Executor } from '../db/executor.ts';
+import { boardsOfTasks } from '../storage/tasks.ts';
 import { boardFields } from './custom-fields.ts';
 import { invalidField, notFound } from './errors.ts';
 import { linkedTasksOf, openMailbox } from './mailbox/index.ts';
 import type { MailboxProvider, MailMessage } from './mailbox/provider.ts';
 import { htmlToText, wordsOf } from './mailbox/search.ts';
 import { isDraft } from './mailbox/threads.ts';
-import { boardsOfTasks } from './tasks/queries.ts';
 import { recordFieldValueChanges } from './tasks/record.ts';
 
 /** Names the rules below; a change to them is a new model name, so cached answers can be told apart. */

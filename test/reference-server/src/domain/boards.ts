@@ -1,8 +1,10 @@
 import type { Executor } from '../db/executor.ts';
+import { selectBoardMembers } from '../storage/access.ts';
+import { paginate } from '../storage/pagination.ts';
 import { type BoardAccess, requireBoard, requirePaidTeam } from './access.ts';
 import { noteChange } from './events/feed.ts';
 import { newId } from './ids.ts';
-import { type Page, type PageRequest, paginate } from './pagination.ts';
+import type { Page, PageRequest } from './pagination.ts';
 
 export type BoardRecord = BoardAccess;
 
@@ -60,22 +62,6 @@ export async function listPersonalBoards(
     items: result.items.map((row) => ({ ...row, subscription: null })),
     pagination: result.pagination,
   };
-}
-
-/**
- * Who may be assigned a board's tasks (v1 "a board member"): a team board's members are its team's, a
- * personal board's its owner. One rule for listing them and for the v1 assign check.
- */
-export function selectBoardMembers(db: Executor, board: { team_id: string | null; owner_id: string | null }) {
-  const users = db.selectFrom('users').select(['users.id', 'users.email', 'users.display_name']);
-  const teamId = board.team_id;
-  return teamId !== null
-    ? users.where(
-        'users.id',
-        'in',
-        db.selectFrom('team_members').select('user_id').where('team_id', '=', teamId),
-      )
-    : users.where('users.id', '=', board.owner_id ?? '');
 }
 
 export interface BoardMemberRecord {
@@ -144,7 +130,7 @@ export async function renameBoard(
   boardId: string,
   name: string,
 ): Promise<BoardRecord> {
-  const board = await requireBoard(db, userId, boardId, 'lock');
+  const board = await requireBoard(db, userId, boardId, 'change');
   await db.updateTable('boards').set({ name }).where('id', '=', board.id).execute();
   noteChange(db, { topic: 'board', board_id: board.id });
   return { ...board, name };

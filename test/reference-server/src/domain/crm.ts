@@ -15,11 +15,12 @@ import type {
 import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Executor } from '../db/executor.ts';
 import type { CompaniesTable, ContactsTable } from '../db/schema.ts';
+import { lockTeam } from '../storage/locks.ts';
+import { paginate } from '../storage/pagination.ts';
 import { requirePaidTeam, requireTeamResource, type TeamAccess } from './access.ts';
 import { notFound } from './errors.ts';
 import { newId } from './ids.ts';
-import { type Page, paginate } from './pagination.ts';
-import { lockTeam } from './row-locks.ts';
+import type { Page } from './pagination.ts';
 
 type ContactRow = Omit<ContactsTable, 'created_at'> & { company_name: string | null };
 type CompanyRow = Omit<CompaniesTable, 'created_at' | 'is_default'>;

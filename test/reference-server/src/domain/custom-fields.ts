@@ -10,15 +10,17 @@ import {
   type UpdateCustomFieldRequest,
 } from '@threadwork/shared/schemas';
 import { z } from 'zod';
-import { type Executor, isShared, perStatement } from '../db/executor.ts';
+import { type Executor, perStatement } from '../db/executor.ts';
 import { prepareQuery, textParam } from '../db/prepared.ts';
 import type { CustomFieldsTable } from '../db/schema.ts';
 import type { Locking } from '../db/transaction.ts';
+import { forIntent } from '../storage/locks.ts';
+import { paginate } from '../storage/pagination.ts';
 import { requireBoard } from './access.ts';
 import { invalidField, notFound, ServiceError } from './errors.ts';
 import { noteChange } from './events/feed.ts';
 import { newId } from './ids.ts';
-import { type Page, type PageRequest, paginate } from './pagination.ts';
+import type { Page, PageRequest } from './pagination.ts';
 import { type FieldValueChanges, recordFieldValueChanges } from './tasks/record.ts';
 
 /** Option types whose value holds at most one option id. */
@@ -155,16 +157,12 @@ export async function boardFieldsOfTask(
 
 /**
  * A field on a board the user may see; 404 otherwise (the board's id does not leak). Locked until the
- * transaction ends (PostgreSQL; FOR NO KEY UPDATE, see row-locks.ts): a change of the field reads it
+ * transaction ends (PostgreSQL; FOR NO KEY UPDATE, see storage/locks.ts): a change of the field reads it
  * as it stands.
  */
 async function requireField(db: Executor, userId: string, fieldId: string): Promise<FieldRecord> {
-  const row = await db
-    .selectFrom('custom_fields')
-    .select(FIELD_COLUMNS)
-    .where('id', '=', fieldId)
-    .$if(isShared(db), (query) => query.forNoKeyUpdate())
-    .executeTakeFirst();
+  const query = db.selectFrom('custom_fields').select(FIELD_COLUMNS).where('id', '=', fieldId);
+  const row = await forIntent(db, query, 'change').executeTakeFirst();
   if (!row) throw notFound('custom field', fieldId);
   try {
     await requireBoard(db, userId, row.board_id);
@@ -186,7 +184,7 @@ export async function createCustomField(
   boardId: string,
   input: CreateCustomFieldRequest,
 ): Promise<CustomField> {
-  const board = await requireBoard(db, userId, boardId, 'lock');
+  const board = await requireBoard(db, userId, boardId, 'change');
   const last = await db
     .selectFrom('custom_fields')
     .select((eb) => eb.fn.max('position').as('position'))

@@ -26,6 +26,11 @@ export function notFound(what: string, id: string): ServiceError {
   return new ServiceError('not_found', `${what} ${id} was not found`);
 }
 
+/** 401 for a write made with a key revoked since the request authenticated. */
+export function keyRevoked(): ServiceError {
+  return new ServiceError('unauthenticated', 'the API key was revoked');
+}
+
 /** 403 insufficient_scope naming the missing scopes (`details.required_scopes`). */
 export function insufficientScope(
   missing: readonly Scope[],

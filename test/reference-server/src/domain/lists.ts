@@ -1,8 +1,9 @@
 import type { Executor } from '../db/executor.ts';
+import { paginate } from '../storage/pagination.ts';
 import { requireBoard, requireList } from './access.ts';
 import { noteChange } from './events/feed.ts';
 import { newId } from './ids.ts';
-import { type Page, type PageRequest, paginate } from './pagination.ts';
+import type { Page, PageRequest } from './pagination.ts';
 
 export interface ListRecord {
   id: string;
@@ -42,7 +43,7 @@ export async function createList(
   input: { name: string },
   now: Date,
 ): Promise<ListRecord> {
-  const board = await requireBoard(db, userId, boardId, 'lock');
+  const board = await requireBoard(db, userId, boardId, 'change');
   const last = await db
     .selectFrom('lists')
     .select((eb) => eb.fn.max('position').as('position'))
@@ -69,7 +70,7 @@ export async function renameList(
   listId: string,
   name: string,
 ): Promise<ListRecord> {
-  const list = await requireList(db, userId, listId, 'lock');
+  const list = await requireList(db, userId, listId, 'change');
   await db.updateTable('lists').set({ name }).where('id', '=', list.id).execute();
   noteChange(db, { topic: 'board', board_id: list.board_id });
   return { id: list.id, board_id: list.board_id, name, position: list.position };

@@ -1,5 +1,4 @@
-import { PAGE_LIMIT_DEFAULT, type PaginationMeta, type PaginationQuery } from '@threadwork/shared/schemas';
-import { type RawBuilder, type SqlBool, sql } from 'kysely';
+import type { PaginationMeta, PaginationQuery } from '@threadwork/shared/schemas';
 import { ServiceError } from './errors.ts';
 
 /** The values of a row's sort key, in sort order; the last one is always a unique id. */
@@ -38,40 +37,4 @@ export function decodeCursor(cursor: string, arity: number): CursorKey {
     ]);
   }
   return key as CursorKey;
-}
-
-/**
- * `(col1, col2, …) > (v1, v2, …)`: rows strictly after the cursor in ascending key order. Row-value
- * comparison is standard SQL (SQLite and PostgreSQL both have it).
- */
-export function afterKey(columns: readonly string[], key: CursorKey): RawBuilder<SqlBool> {
-  const refs = sql.join(columns.map((column) => sql.ref(column)));
-  const values = sql.join(key.map((value) => sql`${value}`));
-  return sql<SqlBool>`(${refs}) > (${values})`;
-}
-
-/**
- * Keyset pagination: `fetch` returns up to `take` rows in ascending key order, starting after `after`
- * (null = from the start); one extra row is asked for to learn whether more follow.
- */
-export async function paginate<Row>(
-  page: PageRequest,
-  sortColumns: readonly string[],
-  fetch: (after: RawBuilder<SqlBool> | null, take: number) => Promise<Row[]>,
-  keyOf: (row: Row) => CursorKey,
-): Promise<Page<Row>> {
-  const limit = page.limit ?? PAGE_LIMIT_DEFAULT;
-  const after = page.cursor ? afterKey(sortColumns, decodeCursor(page.cursor, sortColumns.length)) : null;
-  const rows = await fetch(after, limit + 1);
-  const hasMore = rows.length > limit;
-  const items = hasMore ? rows.slice(0, limit) : rows;
-  const last = items.at(-1);
-  return {
-    items,
-    pagination: {
-      next_cursor: hasMore && last ? encodeCursor(keyOf(last)) : null,
-      has_more: hasMore,
-      limit,
-    },
-  };
 }

@@ -1,6 +1,7 @@
 import type { Executor } from '../db/executor.ts';
+import { paginate } from '../storage/pagination.ts';
 import { findMemberTeam, subscriptionSummary, type TeamAccess } from './access.ts';
-import { type Page, type PageRequest, paginate } from './pagination.ts';
+import type { Page, PageRequest } from './pagination.ts';
 
 export type TeamRecord = TeamAccess;
 

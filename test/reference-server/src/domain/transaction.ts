@@ -1,6 +1,6 @@
 // The one way a state change is written: one transaction holding the change and its events, and,
 // once it is done, a nudge to the delivery worker so the events leave as soon as they have committed.
-import type { CompiledQuery, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { afterCommit } from '../db/deferred-commit.ts';
 import type { Executor } from '../db/executor.ts';
 import type { Database } from '../db/schema.ts';
@@ -35,14 +35,12 @@ export function noteOutboxWrite(tx: Executor): void {
  * recorded an event; a rollback wakes nothing, so no delivery of an unwritten change can leave.
  * `locking` says how it keeps out of other writers' way on PostgreSQL (see `Locking`): `rows` only for
  * work that locks what it reads to decide, in the order `Locking` gives (the task commands; for the
- * rare writes, see row-locks.ts). `ahead`: reads `work` runs first, sent with the transaction's begin
- * (see `transact`).
+ * rare writes, see storage/locks.ts).
  */
 export async function runInTransaction<T>(
   ctx: DomainContext,
   work: (tx: Executor) => Promise<T>,
   locking: Locking = 'everything',
-  ahead: readonly CompiledQuery[] = [],
 ): Promise<T> {
   let wroteOutbox = false;
   let changes: Change[] = [];
@@ -57,7 +55,6 @@ export async function runInTransaction<T>(
         return value;
       },
       locking,
-      ahead,
     );
   } catch (error) {
     // What the rolled-back work learnt about subscriptions may no longer hold.

@@ -11,10 +11,10 @@ import {
 } from '@threadwork/shared/schemas';
 import type { Executor } from '../db/executor.ts';
 import type { V1HookSubscriptionsTable } from '../db/schema.ts';
+import { holdKey } from '../storage/locks.ts';
 import { requireBoard, requireList } from './access.ts';
-import { invalidField, notFound } from './errors.ts';
+import { invalidField, keyRevoked, notFound } from './errors.ts';
 import { subscriptionsChanged } from './events/listeners.ts';
-import { holdKey } from './row-locks.ts';
 import { checkTargetUrl, type WebhookTargetOptions } from './webhook-targets.ts';
 import type { Subscriber } from './webhooks.ts';
 
@@ -48,7 +48,7 @@ export async function subscribeV1(
   }
   checkTargetUrl(input.webhookURL, options, 'webhookURL');
   const { userId, keyId } = subscriber;
-  if (keyId !== null) await holdKey(db, keyId);
+  if (keyId !== null && !(await holdKey(db, keyId))) throw keyRevoked();
   if (target.entity === 'list') await requireList(db, userId, input.entityId);
   else await requireBoard(db, userId, input.entityId);
   const row: V1HookSubscriptionsTable = {

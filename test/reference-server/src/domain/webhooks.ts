@@ -13,17 +13,18 @@ import type {
   WebhookFilters,
   WebhookSubscription,
 } from '@threadwork/shared/schemas';
-import { type Executor, isShared } from '../db/executor.ts';
+import type { Executor } from '../db/executor.ts';
 import type { WebhookDeliveriesTable, WebhookSubscriptionsTable } from '../db/schema.ts';
-import { invalidField, notFound } from './errors.ts';
+import { forIntent, holdKey, type Intent } from '../storage/locks.ts';
+import { paginate } from '../storage/pagination.ts';
+import { invalidField, keyRevoked, notFound } from './errors.ts';
 import { noteChange } from './events/feed.ts';
 import { subscriptionsChanged } from './events/listeners.ts';
 import { enqueueDelivery } from './events/outbox.ts';
 import { recordTestEvent } from './events/record.ts';
 import { newId } from './ids.ts';
-import { decodeCursor, encodeCursor, type Page, type PageRequest, paginate } from './pagination.ts';
+import { decodeCursor, encodeCursor, type Page, type PageRequest } from './pagination.ts';
 import type { Principal } from './principal.ts';
-import { holdKey } from './row-locks.ts';
 import { newSecret } from './secrets.ts';
 import { checkTargetUrl, type WebhookTargetOptions } from './webhook-targets.ts';
 
@@ -67,17 +68,21 @@ function present(row: SubscriptionRow): WebhookSubscription {
 }
 
 /**
- * The user's subscription (404 otherwise). With `lock`, a change that reads it to decide holds its row
- * until it commits (PostgreSQL; FOR NO KEY UPDATE, see row-locks.ts), and so reads it as it stands.
+ * The user's subscription (404 otherwise). `change`: a change that reads it to decide reads it as it
+ * stands, and no other change of it runs meanwhile (storage/locks.ts).
  */
-async function findOwned(db: Executor, userId: string, id: string, lock?: 'lock'): Promise<SubscriptionRow> {
-  const row = await db
+async function findOwned(
+  db: Executor,
+  userId: string,
+  id: string,
+  intent: Intent = 'read',
+): Promise<SubscriptionRow> {
+  const query = db
     .selectFrom('webhook_subscriptions')
     .selectAll()
     .where('id', '=', id)
-    .where('user_id', '=', userId)
-    .$if(lock === 'lock' && isShared(db), (query) => query.forNoKeyUpdate())
-    .executeTakeFirst();
+    .where('user_id', '=', userId);
+  const row = await forIntent(db, query, intent).executeTakeFirst();
   if (!row) throw notFound('webhook subscription', id);
   return row;
 }
@@ -91,7 +96,7 @@ export async function createSubscription(
   now: Date,
 ): Promise<CreatedWebhookSubscription> {
   checkTargetUrl(input.target_url, options, 'target_url');
-  if (subscriber.keyId !== null) await holdKey(db, subscriber.keyId);
+  if (subscriber.keyId !== null && !(await holdKey(db, subscriber.keyId))) throw keyRevoked();
   const secret = newSecret('whsec_');
   const row: SubscriptionRow = {
     id: newId('wh'),
@@ -150,9 +155,11 @@ export async function updateSubscription(
   patch: UpdateWebhookRequest,
   options: WebhookTargetOptions,
 ): Promise<WebhookSubscription> {
-  // The key that may take it over first, then the subscription (row-locks.ts).
-  if (patch.status === 'active' && subscriber.keyId !== null) await holdKey(db, subscriber.keyId);
-  const row = await findOwned(db, subscriber.userId, id, 'lock');
+  // The key that may take it over first, then the subscription (storage/locks.ts).
+  if (patch.status === 'active' && subscriber.keyId !== null && !(await holdKey(db, subscriber.keyId))) {
+    throw keyRevoked();
+  }
+  const row = await findOwned(db, subscriber.userId, id, 'change');
   const changes: Partial<SubscriptionRow> = {};
   if (patch.target_url !== undefined) {
     checkTargetUrl(patch.target_url, options, 'target_url');
@@ -232,7 +239,7 @@ export async function rotateSecret(
   id: string,
   now: Date,
 ): Promise<RotatedSecret> {
-  const row = await findOwned(db, userId, id, 'lock');
+  const row = await findOwned(db, userId, id, 'change');
   const expiresAt = new Date(now.getTime() + PREVIOUS_SECRET_TTL_MS).toISOString();
   const stillValid = parseSecrets(row.secrets).filter(
     (entry) => entry.expires_at === null || entry.expires_at > now.toISOString(),

@@ -1,6 +1,7 @@
 import type { Executor } from '../db/executor.ts';
+import { taskFields } from '../db/task-fields.ts';
 import { compareMessages } from '../domain/mailbox/threads.ts';
-import { firstThreadColumns } from '../domain/tasks/view.ts';
+import { firstThreadOf } from '../domain/tasks/view.ts';
 
 /**
  * A seed links tasks to threads by id only: give each such task the `first_thread` snapshot of its
@@ -40,7 +41,7 @@ export async function snapshotFirstThreads(tx: Executor): Promise<void> {
   }
   for (const [taskId, messages] of firstOf) {
     messages.sort(compareMessages);
-    const snapshot = firstThreadColumns({
+    const snapshot = firstThreadOf({
       subject: messages[0]?.subject ?? null,
       messages: messages.map((message) => ({
         id: message.id,
@@ -48,6 +49,10 @@ export async function snapshotFirstThreads(tx: Executor): Promise<void> {
         date: message.date,
       })),
     });
-    await tx.updateTable('tasks').set(snapshot).where('id', '=', taskId).execute();
+    await tx
+      .updateTable('tasks')
+      .set(taskFields.changedColumnsOf({ first_thread: snapshot }))
+      .where('id', '=', taskId)
+      .execute();
   }
 }

@@ -3,6 +3,7 @@ import { SCOPES } from '@threadwork/shared/schemas';
 import type { Kysely } from 'kysely';
 import { perStatement } from '../db/executor.ts';
 import type { Database } from '../db/schema.ts';
+import { taskFields } from '../db/task-fields.ts';
 import { newId } from '../domain/ids.ts';
 import { latestTime } from '../domain/mailbox/threads.ts';
 import { changeCredentials } from '../domain/principal-cache.ts';
@@ -172,22 +173,21 @@ async function insertSeed(db: Kysely<Database>, seed: SeedData, loadedAt: string
         return {
           id: task.id,
           list_id: task.list_id,
-          title: task.title,
-          content_type: task.content_type,
-          notes: task.notes,
-          shade: task.shade,
-          completed: task.completed ? 1 : 0,
-          due_at: task.due_at,
-          created_at: createdAt,
-          updated_at: createdAt,
-          assignee_id: task.assignee_id,
-          contact_id: task.contact_id,
-          deal_value: task.deal?.value ?? null,
-          deal_source: task.deal?.source ?? null,
-          deal_close_date: task.deal?.close_date ?? null,
-          deal_loss_reason: task.deal?.loss_reason ?? null,
-          archived_at: null,
           position,
+          assignee_id: task.assignee_id,
+          archived_at: null,
+          updated_at: createdAt,
+          ...taskFields.columnsOf({
+            title: task.title,
+            content_type: task.content_type,
+            notes: task.notes,
+            shade: task.shade,
+            completed: task.completed,
+            due_at: task.due_at,
+            created_at: createdAt,
+            contact_id: task.contact_id,
+            deal: task.deal,
+          }),
         };
       }),
     );

@@ -15,11 +15,11 @@ import {
 } from '@threadwork/shared/schemas';
 import type { Executor } from '../../db/executor.ts';
 import { prepareQuery } from '../../db/prepared.ts';
+import { listeners } from '../../storage/listeners.ts';
+import { boardsOfTasks } from '../../storage/tasks.ts';
 import { boardAccess } from '../access.ts';
 import { newId } from '../ids.ts';
-import { boardsOfTasks } from '../tasks/queries.ts';
 import { noteChange } from './feed.ts';
-import { listeners } from './listeners.ts';
 import { enqueueDeliveries, enqueueDelivery, type NewDelivery } from './outbox.ts';
 
 export type TaskEventKind =

@@ -2,11 +2,11 @@
 // changes the API and the tasks area make through its provider. Knows nothing of HTTP.
 import type { EmailAddress, EmailLabels, EmailThread, LinkedTask, Mailbox } from '@threadwork/shared/schemas';
 import type { Executor } from '../../db/executor.ts';
+import { lockUser } from '../../storage/locks.ts';
 import { boardAccess } from '../access.ts';
 import { notFound, ServiceError } from '../errors.ts';
 import { recordReplyReceived } from '../events/record.ts';
 import type { Page, PageRequest } from '../pagination.ts';
-import { lockUser } from '../row-locks.ts';
 import { type DomainContext, runInTransaction } from '../transaction.ts';
 import { type IncomingMessage, LocalMailboxProvider } from './local/provider.ts';
 import type { MailboxProvider, MailboxRecord } from './provider.ts';
@@ -25,7 +25,7 @@ const MAILBOX_COLUMNS = ['id', 'user_id', 'provider_id', 'email_address', 'state
 
 /**
  * Runs a change of the user's mailbox (drafts, sending, labels, read state, snooze) in one transaction
- * that first locks the user's row (row-locks.ts): the user's mailbox changes, each of which may first
+ * that first locks the user's row (storage/locks.ts): the user's mailbox changes, each of which may first
  * wake snoozed threads (`openMailbox`), run one after another, and beside every other write.
  */
 export function changeMailbox<T>(

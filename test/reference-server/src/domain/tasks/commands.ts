@@ -15,28 +15,39 @@ import {
   type UpdateTaskRequest,
   type V1CreateFromEmailRequest,
 } from '@threadwork/shared/schemas';
-import type { CompiledQuery } from 'kysely';
-import { type Executor, isShared } from '../../db/executor.ts';
-import { prepareInsert, prepareQuery } from '../../db/prepared.ts';
+import type { Executor } from '../../db/executor.ts';
 import type { TasksTable } from '../../db/schema.ts';
-import { raceLost } from '../../db/transaction.ts';
-import { requireList, requireListAhead } from '../access.ts';
-import { selectBoardMembers } from '../boards.ts';
+import { taskFields, utc } from '../../db/task-fields.ts';
+import { findBoardMember } from '../../storage/access.ts';
+import {
+  clearCustomValues,
+  deleteTask as deleteTaskRow,
+  edgePosition,
+  findTaskToMove,
+  findTaskToReorder,
+  linkThread as insertLink,
+  insertTask,
+  linkedThreads,
+  neighboursOf,
+  updateTask as updateTaskRow,
+} from '../../storage/tasks.ts';
+import { requireList, visibleList } from '../access.ts';
 import { boardFieldsOfTask, checkFieldValues, upsertValues } from '../custom-fields.ts';
 import { invalidField, notFound } from '../errors.ts';
 import { noteChange } from '../events/feed.ts';
 import { newId } from '../ids.ts';
 import { archiveThread, findThread, requireConnectedMailbox } from '../mailbox/index.ts';
-import {
-  edgePosition,
-  edgePositionSql,
-  landingPosition,
-  neighboursOf,
-  positionAfter,
-  requireAnchor,
-} from '../placement.ts';
+import { landingPosition, positionAfter, requireAnchor } from '../placement.ts';
 import { record } from './record.ts';
-import { firstThreadColumns, placeOf, requireTask, type TaskDetails, toTask, utc, viewOf } from './view.ts';
+import {
+  firstThreadOf,
+  placeOf,
+  requireTask,
+  type TaskDetails,
+  toTask,
+  viewOf,
+  visibleTask,
+} from './view.ts';
 
 const SALES_BOARD = 'sales';
 
@@ -77,28 +88,12 @@ export type NewTask = Omit<CreateTaskRequest, 'notes' | 'due_at'> & {
   content_type?: NonNullable<V1CreateFromEmailRequest['listItem']>['contentType'];
 };
 
-/** Whether a create locks its list in the round trip that inserts the task (see `createTask`). */
-const locksWithInsert = (db: Executor, input: NewTask) => input.after_task_id === undefined && isShared(db);
-
-/** What `createTask` reads first, to send ahead with its transaction's begin (see `transact`). */
-export function createTaskReads(db: Executor, userId: string, input: NewTask): CompiledQuery[] {
-  return locksWithInsert(db, input) ? [requireListAhead(db, userId, input.list_id)] : [];
-}
-
 /**
  * Creates a task, plain or from a thread, at its placement (top by default). Built from what is
  * already known, so the answer costs no re-read. Records task.created.
  */
 export async function createTask(tx: Executor, userId: string, input: NewTask, now: Date): Promise<Task> {
-  // After a task: placed now. At an edge: placed by the insert itself (`position` is then a stand-in;
-  // no view shows it).
-  const edge = input.after_task_id === undefined ? (input.position ?? 'top') : null;
-  // At an edge on PostgreSQL, the list is locked in the round trip that inserts the task, right before
-  // the insert reads its positions (see sendLater): the lock is then held for the insert, the event and
-  // the commit only. Reading the list unlocked first is safe: a list is never deleted, and who may see
-  // it changes only in writes that run alone (docs/postgresql.md).
-  const lockWithInsert = locksWithInsert(tx, input);
-  const list = await requireList(tx, userId, input.list_id, lockWithInsert ? undefined : 'lock');
+  const list = await requireList(tx, userId, input.list_id, 'change');
   const onSalesBoard = list.board.board_type === SALES_BOARD;
   if (input.content_type === 'sale' && !onSalesBoard) {
     throw invalidField('content_type', 'sale cards can only be created on a sales board');
@@ -113,45 +108,33 @@ export async function createTask(tx: Executor, userId: string, input: NewTask, n
     throw notFound('message', input.message_id);
   }
   const title = input.title ?? titleOfSubject(thread?.subject ?? null);
-  const position = edge === null ? await landingPosition(tx, userId, list.id, input) : 0;
+  // After a task: its slot is made now. At the top or the bottom: the insert itself reads it (the row's
+  // `position` is then a stand-in no view shows).
+  const at =
+    input.after_task_id === undefined
+      ? (input.position ?? 'top')
+      : await landingPosition(tx, userId, list.id, input);
 
-  const at = now.toISOString();
+  const created = now.toISOString();
   const row = {
     id: newId('tsk'),
     list_id: list.id,
-    title,
-    content_type: contentType,
-    notes: input.notes ?? null,
-    shade: 'none',
-    completed: 0,
-    due_at: input.due_at == null ? null : utc(input.due_at),
-    created_at: at,
-    updated_at: at,
+    position: typeof at === 'number' ? at : 0,
     assignee_id: null,
-    contact_id: null,
-    deal_value: null,
-    deal_source: null,
-    deal_close_date: null,
-    deal_loss_reason: null,
     archived_at: null,
-    position,
-    ...(thread
-      ? firstThreadColumns(thread)
-      : { first_thread_title: null, first_thread_received_at: null, first_thread_from: null }),
+    updated_at: created,
+    ...taskFields.columnsOf({
+      title,
+      content_type: contentType,
+      notes: input.notes ?? null,
+      due_at: input.due_at == null ? null : utc(input.due_at),
+      created_at: created,
+      first_thread: thread ? firstThreadOf(thread) : null,
+    }),
   } satisfies TasksTable;
-  if (edge === null) await insertTask(tx, row);
-  else {
-    if (lockWithInsert) await lockList.writeLater(tx, list.id);
-    await (edge === 'top' ? insertTaskAtTop : insertTaskAtBottom).writeLater(
-      tx,
-      ...TASK_INSERT_COLUMNS.map((column) => row[column]),
-    );
-  }
+  await insertTask(tx, row, at);
   if (thread) {
-    await tx
-      .insertInto('task_threads')
-      .values({ task_id: row.id, thread_id: thread.threadId, position: 0 })
-      .execute();
+    await insertLink(tx, row.id, thread.threadId, 0);
     if (input.archive) await archiveThread(tx, userId, thread.threadId);
   }
 
@@ -163,49 +146,6 @@ export async function createTask(tx: Executor, userId: string, input: NewTask, n
   await record(tx, 'created', task, list.board.team_id, now);
   return task;
 }
-
-/** Every column of a new task but its position. */
-const TASK_INSERT_COLUMNS = [
-  'id',
-  'list_id',
-  'title',
-  'content_type',
-  'notes',
-  'shade',
-  'completed',
-  'due_at',
-  'created_at',
-  'updated_at',
-  'assignee_id',
-  'contact_id',
-  'deal_value',
-  'deal_source',
-  'deal_close_date',
-  'deal_loss_reason',
-  'archived_at',
-  'first_thread_title',
-  'first_thread_received_at',
-  'first_thread_from',
-] as const satisfies readonly (keyof TasksTable)[];
-
-const insertTask = prepareInsert('tasks', [...TASK_INSERT_COLUMNS, 'position']);
-
-/** A task inserted at the top or the bottom of its list, its position read by the insert. */
-function insertTaskAtEdge(edge: 'top' | 'bottom') {
-  const listIndex = TASK_INSERT_COLUMNS.indexOf('list_id');
-  return prepareQuery((db: Executor, ...values: unknown[]) =>
-    db.insertInto('tasks').values({
-      ...(Object.fromEntries(TASK_INSERT_COLUMNS.map((column, index) => [column, values[index]])) as object),
-      position: edgePositionSql(values[listIndex] as string, edge),
-    } as never),
-  );
-}
-const insertTaskAtTop = insertTaskAtEdge('top');
-/** Locks the list row until commit (PostgreSQL; see requireList). */
-const lockList = prepareQuery((db: Executor, listId: string) =>
-  db.selectFrom('lists').select('id').where('id', '=', listId).forUpdate(),
-);
-const insertTaskAtBottom = insertTaskAtEdge('bottom');
 
 // ---------------------------------------------------------------------------------------------------
 // Update, complete, assign
@@ -224,20 +164,14 @@ export async function updateTask(
   patch: TaskPatch,
   now: Date,
 ): Promise<Task> {
-  const row = await requireTask(tx, userId, taskId, 'lock');
+  const row = await requireTask(tx, userId, taskId, 'change');
   const previous: PreviousAttributes = {};
   const shade = row.shade || 'none';
   if (patch.shade !== undefined && patch.shade !== shade) previous.shade = shade;
   if (patch.custom_fields !== undefined && patch.custom_fields.length > 0) {
     const { fields, values } = await boardFieldsOfTask(tx, row.board_id, row.id);
     const changes = checkFieldValues(fields, patch.custom_fields, values);
-    if (changes.cleared.length > 0) {
-      await tx
-        .deleteFrom('task_custom_values')
-        .where('task_id', '=', row.id)
-        .where('field_id', 'in', changes.cleared)
-        .execute();
-    }
+    if (changes.cleared.length > 0) await clearCustomValues(tx, row.id, changes.cleared);
     await upsertValues(
       tx,
       changes.set.map((change) => ({ task_id: row.id, ...change })),
@@ -245,9 +179,9 @@ export async function updateTask(
     if (changes.previous.length > 0) previous.custom_fields = changes.previous;
   }
   if (Object.keys(previous).length === 0) return viewOf(tx, row);
-  const changed = { shade: patch.shade ?? shade, updated_at: now.toISOString() };
-  await tx.updateTable('tasks').set(changed).where('id', '=', row.id).execute();
-  const task = await viewOf(tx, { ...row, shade: changed.shade });
+  const changed = taskFields.changedColumnsOf({ shade: patch.shade ?? shade });
+  await updateTaskRow(tx, row.id, { ...changed, updated_at: now.toISOString() });
+  const task = await viewOf(tx, { ...row, ...changed });
   await record(tx, 'updated', task, row.team_id, now, { previous });
   return task;
 }
@@ -259,16 +193,12 @@ async function setCompleted(
   completed: boolean,
   now: Date,
 ): Promise<Task> {
-  const row = await requireTask(tx, userId, taskId, 'lock');
+  const row = await requireTask(tx, userId, taskId, 'change');
   // Already in that state: nothing is written and no event is recorded.
   if (Boolean(row.completed) === completed) return viewOf(tx, row);
-  const value = completed ? 1 : 0;
-  await tx
-    .updateTable('tasks')
-    .set({ completed: value, updated_at: now.toISOString() })
-    .where('id', '=', row.id)
-    .execute();
-  const task = await viewOf(tx, { ...row, completed: value });
+  const changed = taskFields.changedColumnsOf({ completed });
+  await updateTaskRow(tx, row.id, { ...changed, updated_at: now.toISOString() });
+  const task = await viewOf(tx, { ...row, ...changed });
   await record(tx, completed ? 'completed' : 'uncompleted', task, row.team_id, now);
   return task;
 }
@@ -283,18 +213,6 @@ export function uncompleteTask(tx: Executor, userId: string, taskId: string, now
   return setCompleted(tx, userId, taskId, false, now);
 }
 
-/** A member of the board (its team's member, or a personal board's owner) with this email; null otherwise. */
-async function findBoardMember(
-  db: Executor,
-  row: { team_id: string | null; owner_id: string | null },
-  email: string,
-) {
-  const query = selectBoardMembers(db, row).where((eb) =>
-    eb(eb.fn('lower', ['users.email']), '=', email.trim().toLowerCase()),
-  );
-  return (await query.executeTakeFirst()) ?? null;
-}
-
 /**
  * Assigns the task to the board member with this email (400 on `assigneeEmail` when there is none, so
  * that no account's existence is revealed). Records task.assigned, unless that member already had it.
@@ -306,7 +224,7 @@ export async function assignTask(
   assigneeEmail: string,
   now: Date,
 ): Promise<Task> {
-  const row = await requireTask(tx, userId, taskId, 'lock');
+  const row = await requireTask(tx, userId, taskId, 'change');
   const member = await findBoardMember(tx, row, assigneeEmail);
   if (!member) throw invalidField('assigneeEmail', `${assigneeEmail} is not a member of this board`);
   const assigned = {
@@ -316,11 +234,7 @@ export async function assignTask(
     assignee_email: member.email,
   };
   if (row.assignee_id === member.id) return viewOf(tx, assigned);
-  await tx
-    .updateTable('tasks')
-    .set({ assignee_id: member.id, updated_at: now.toISOString() })
-    .where('id', '=', row.id)
-    .execute();
+  await updateTaskRow(tx, row.id, { assignee_id: member.id, updated_at: now.toISOString() });
   const task = await viewOf(tx, assigned);
   await record(tx, 'assigned', task, row.team_id, now);
   return task;
@@ -337,18 +251,14 @@ export async function unassignTask(
   assigneeEmail: string,
   now: Date,
 ): Promise<Task> {
-  const row = await requireTask(tx, userId, taskId, 'lock');
+  const row = await requireTask(tx, userId, taskId, 'change');
   if (
     row.assignee_email === null ||
     row.assignee_email.toLowerCase() !== assigneeEmail.trim().toLowerCase()
   ) {
     throw invalidField('assigneeEmail', `${assigneeEmail} is not assigned to this task`);
   }
-  await tx
-    .updateTable('tasks')
-    .set({ assignee_id: null, updated_at: now.toISOString() })
-    .where('id', '=', row.id)
-    .execute();
+  await updateTaskRow(tx, row.id, { assignee_id: null, updated_at: now.toISOString() });
   const task = await viewOf(tx, { ...row, assignee_id: null, assignee_name: null, assignee_email: null });
   await record(tx, 'updated', task, row.team_id, now, {
     previous: { assignee: { name: row.assignee_name, email: row.assignee_email } },
@@ -374,28 +284,28 @@ export async function moveTask(
   move: TaskMove,
   now: Date,
 ): Promise<Task> {
-  // Lists before tasks (docs/postgresql.md): the destination is locked, then the task read again, locked.
-  const seen = await requireTask(tx, userId, taskId);
-  const list = await requireList(tx, userId, move.list_id, 'lock');
-  const row = isShared(tx) ? await requireTask(tx, userId, taskId, 'lock') : seen;
+  const found = await findTaskToMove(tx, userId, taskId, move.list_id);
+  const row = visibleTask(found.task, userId, taskId);
+  const list = visibleList(found.destination, userId);
+  if (!list) throw notFound('list', move.list_id);
   if (list.id === row.list_id) return viewOf(tx, row);
   const position = await landingPosition(tx, userId, list.id, move, row.id);
 
   const changes: Partial<TasksTable> = { list_id: list.id, position, updated_at: now.toISOString() };
   if (list.board_id !== row.board_id) {
-    await tx.deleteFrom('task_custom_values').where('task_id', '=', row.id).execute();
-    changes.content_type = list.board.board_type === SALES_BOARD ? 'sale' : 'task';
-    if (changes.content_type !== 'sale') {
-      Object.assign(changes, {
-        contact_id: null,
-        deal_value: null,
-        deal_source: null,
-        deal_close_date: null,
-        deal_loss_reason: null,
-      });
-    }
+    await clearCustomValues(tx, row.id);
+    const contentType = list.board.board_type === SALES_BOARD ? 'sale' : 'task';
+    // A card that stops being a sale loses its deal and contact.
+    Object.assign(
+      changes,
+      taskFields.changedColumnsOf(
+        contentType === 'sale'
+          ? { content_type: contentType }
+          : { content_type: contentType, contact_id: null, deal: null },
+      ),
+    );
   }
-  await tx.updateTable('tasks').set(changes).where('id', '=', row.id).execute();
+  await updateTaskRow(tx, row.id, changes);
   const task = await viewOf(tx, { ...row, ...changes, ...placeOf(list) });
   await record(tx, 'moved', task, list.board.team_id, now, { fromListId: row.list_id });
   return task;
@@ -417,14 +327,7 @@ export async function reorderTask(
   reorder: TaskReorder,
   now: Date,
 ): Promise<ReorderResult> {
-  // Lists before tasks (docs/postgresql.md): the task's list is locked, then the task read again, locked.
-  const seen = await requireTask(tx, userId, taskId);
-  let row = seen;
-  if (isShared(tx)) {
-    await requireList(tx, userId, seen.list_id, 'lock');
-    row = await requireTask(tx, userId, taskId, 'lock');
-    if (row.list_id !== seen.list_id) throw raceLost('the task moved to another list while being reordered');
-  }
+  const row = visibleTask(await findTaskToReorder(tx, userId, taskId), userId, taskId);
   const current = { id: row.id, position: Number(row.position) };
   const before = await neighboursOf(tx, row.list_id, current);
 
@@ -443,11 +346,7 @@ export async function reorderTask(
 
   // Position is not part of any view, so no event is recorded; but the console's open boards show the
   // order, so the change feed hears of it.
-  await tx
-    .updateTable('tasks')
-    .set({ position, updated_at: now.toISOString() })
-    .where('id', '=', row.id)
-    .execute();
+  await updateTaskRow(tx, row.id, { position, updated_at: now.toISOString() });
   noteChange(tx, {
     topic: 'task',
     type: 'task.reordered',
@@ -475,32 +374,15 @@ export async function linkThread(
   link: ThreadLink,
   now: Date,
 ): Promise<LinkThreadResult> {
-  const row = await requireTask(tx, userId, taskId, 'lock');
+  const row = await requireTask(tx, userId, taskId, 'change');
   const thread = await requireThread(tx, userId, link.thread_id);
-  const linked = await tx
-    .selectFrom('task_threads')
-    .select(['thread_id', 'position'])
-    .where('task_id', '=', row.id)
-    .orderBy('position')
-    .execute();
-  const threadIds = linked.map((entry) => entry.thread_id);
+  const { threadIds, next } = await linkedThreads(tx, row.id);
   if (threadIds.includes(thread.threadId)) return { id: row.id, thread_ids: threadIds };
 
-  const nextPosition = linked.length === 0 ? 0 : Number(linked.at(-1)!.position) + 1;
-  await tx
-    .insertInto('task_threads')
-    .values({ task_id: row.id, thread_id: thread.threadId, position: nextPosition })
-    .execute();
-  const hasFirstThread =
-    row.first_thread_title !== null ||
-    row.first_thread_received_at !== null ||
-    row.first_thread_from !== null;
-  const snapshot = hasFirstThread ? {} : firstThreadColumns(thread);
-  await tx
-    .updateTable('tasks')
-    .set({ ...snapshot, updated_at: now.toISOString() })
-    .where('id', '=', row.id)
-    .execute();
+  await insertLink(tx, row.id, thread.threadId, next);
+  const hasFirstThread = taskFields.read(row).first_thread !== null;
+  const snapshot = hasFirstThread ? {} : taskFields.changedColumnsOf({ first_thread: firstThreadOf(thread) });
+  await updateTaskRow(tx, row.id, { ...snapshot, updated_at: now.toISOString() });
   if (link.archive) await archiveThread(tx, userId, thread.threadId);
 
   const task = await viewOf(tx, { ...row, ...snapshot });
@@ -518,10 +400,10 @@ export async function linkThread(
  * archiving an archived task changes nothing.
  */
 export async function archiveTask(tx: Executor, userId: string, taskId: string, now: Date): Promise<Task> {
-  const row = await requireTask(tx, userId, taskId, 'lock');
+  const row = await requireTask(tx, userId, taskId, 'change');
   if (row.archived_at !== null) return viewOf(tx, row);
   const at = now.toISOString();
-  await tx.updateTable('tasks').set({ archived_at: at, updated_at: at }).where('id', '=', row.id).execute();
+  await updateTaskRow(tx, row.id, { archived_at: at, updated_at: at });
   const task = await viewOf(tx, { ...row, archived_at: at });
   await record(tx, 'archived', task, row.team_id, now);
   return task;
@@ -529,9 +411,9 @@ export async function archiveTask(tx: Executor, userId: string, taskId: string, 
 
 /** Deletes the task with its links and values. Records task.deleted with the task as it was. */
 export async function deleteTask(tx: Executor, userId: string, taskId: string, now: Date): Promise<Deleted> {
-  const row = await requireTask(tx, userId, taskId, 'lock');
+  const row = await requireTask(tx, userId, taskId, 'change');
   const task = await viewOf(tx, row);
-  await tx.deleteFrom('tasks').where('id', '=', row.id).execute();
+  await deleteTaskRow(tx, row.id);
   await record(tx, 'deleted', task, row.team_id, now);
   return { id: row.id, deleted: true };
 }

@@ -1,8 +1,9 @@
 // Task events: each task command records the event of its change, in the change's transaction.
 import type { CustomFieldValue, PreviousAttributes, Task } from '@threadwork/shared/schemas';
-import { type Executor, perStatement } from '../../db/executor.ts';
+import type { Executor } from '../../db/executor.ts';
+import { touchTasks } from '../../storage/tasks.ts';
 import { recordTaskEvent, type TaskEventKind } from '../events/record.ts';
-import { selectPlacedTasks, toTasks, toV1Item } from './view.ts';
+import { toTasks, toV1Item } from './view.ts';
 
 /** What an event tells beside the task: `moved`, the list it left; `updated`, what changed (its values before). */
 export interface EventDetails {
@@ -47,9 +48,7 @@ export async function recordFieldValueChanges(
   changes: FieldValueChanges,
   now: Date,
 ): Promise<void> {
-  for (const { rows: ids } of perStatement([...changes.keys()].sort())) {
-    await tx.updateTable('tasks').set({ updated_at: now.toISOString() }).where('id', 'in', ids).execute();
-    const rows = await selectPlacedTasks(tx).where('tasks.id', 'in', ids).orderBy('tasks.id').execute();
+  for await (const rows of touchTasks(tx, [...changes.keys()], now.toISOString())) {
     const tasks = await toTasks(tx, rows);
     for (const [index, row] of rows.entries()) {
       await record(tx, 'updated', tasks[index]!, row.team_id, now, {

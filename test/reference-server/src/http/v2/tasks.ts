@@ -8,14 +8,12 @@ import {
   UpdateTaskRequest,
 } from '@threadwork/shared/schemas';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { CompiledQuery } from 'kysely';
 import type { Executor } from '../../db/executor.ts';
 import { ServiceError } from '../../domain/errors.ts';
 import {
   archiveTask,
   completeTask,
   createTask,
-  createTaskReads,
   deleteTask,
   linkThread,
   moveTask,
@@ -52,8 +50,7 @@ const tasksPage = keptPages('GET /v2/tasks', (db, userId, query: ListTasksQuery)
 export async function taskRoutes(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
   /** Task commands lock the rows they decide on, so they run beside each other (docs/postgresql.md). */
-  const inTaskTransaction = <T>(work: (tx: Executor) => Promise<T>, ahead?: CompiledQuery[]) =>
-    runInTransaction(ctx, work, 'rows', ahead);
+  const inTaskTransaction = <T>(work: (tx: Executor) => Promise<T>) => runInTransaction(ctx, work, 'rows');
 
   app.get('/tasks', { preHandler: v2Guard('tasks.read') }, async (request, reply) => {
     const query = parseRequest(ListTasksQuery, request.query, 'query');
@@ -68,10 +65,7 @@ export async function taskRoutes(app: FastifyInstance): Promise<void> {
     requireScopeWhenSent(request, 'thread_id', 'email.metadata.read');
     const input = parseRequest(CreateTaskRequest, request.body, 'body');
     const userId = principalOf(request).userId;
-    const task = await inTaskTransaction(
-      (tx) => createTask(tx, userId, input, ctx.now()),
-      createTaskReads(ctx.db, userId, input),
-    );
+    const task = await inTaskTransaction((tx) => createTask(tx, userId, input, ctx.now()));
     return ok(reply, task);
   });
 

@@ -1,6 +1,7 @@
 // Drafts: a draft is a message labelled DRAFT plus its draft row; sending it relabels the message.
 import type { Draft } from '@threadwork/shared/schemas';
-import { type Page, type PageRequest, paginate } from '../../pagination.ts';
+import { paginate } from '../../../storage/pagination.ts';
+import type { Page, PageRequest } from '../../pagination.ts';
 import type { OutgoingMessage, SentMessageIds } from '../provider.ts';
 import { changed, type LocalMailbox, newHexId, parseAddresses } from './context.ts';
 import { bumpLatest, insertMessage, outgoing, recomputeLatest } from './messages.ts';
