@@ -2,7 +2,7 @@
 // savepoint of the group commit's batch (group-commit.ts), on PostgreSQL under the write lock, with
 // its reads sent with its `begin` and its commit deferred for a keyed request's answer
 // (deferred-commit.ts; docs/postgresql.md says why each is so).
-import { type CompiledQuery, type Kysely, sql, type Transaction } from 'kysely';
+import { type Compilable, type CompiledQuery, type Kysely, sql, type Transaction } from 'kysely';
 import { noteChange } from './changes.ts';
 import { COMMIT, deferredCommit, finishDeferred, withLiterals } from './deferred-commit.ts';
 import { type Executor, isShared } from './executor.ts';
@@ -92,7 +92,9 @@ export async function transact<T>(
     const tx = await db.startTransaction().execute();
     let refused: unknown;
     const opening: Opening = {
+      locking,
       statements,
+      claimCount,
       sent: false,
       read(results) {
         this.sent = true;
@@ -124,6 +126,19 @@ export async function transact<T>(
       return result;
     } catch (caught) {
       const error = refused ?? caught;
+      if (
+        opening.grouped &&
+        deferred?.held === 'transaction' &&
+        refused === undefined &&
+        !isRaceLost(error)
+      ) {
+        // Its group holds the key's claim until it commits: the answer (a 404, say) is stored there,
+        // with nothing else of this transaction's (its writes are dropped).
+        await sql.raw(DISCARD).execute(tx);
+        deferred.open = tx;
+        deferred.afterwards.push(() => noteChange(db, 'data'));
+        throw error;
+      }
       // Rolled back, a claim goes with the transaction: the answer, if any, claims the key anew.
       if (deferred?.held === 'transaction') deferred.held = undefined;
       await tx
@@ -144,8 +159,16 @@ export async function transact<T>(
  * first statement, and sent with it.
  */
 export interface Opening {
-  /** SQL statements without parameters, sent in this order right after `begin`. */
+  /** How the transaction keeps out of other writers' way (see `Locking`). */
+  locking: Locking;
+  /**
+   * SQL statements without parameters, sent in this order right after `begin`: the write lock, the
+   * claim's (`claimCount` of them), then what `readAtBegin` asked for, if anything.
+   */
   statements: readonly string[];
+  claimCount: number;
+  /** Set by the connection when the transaction shares its commit with others (sessions.ts `ListGroup`). */
+  grouped?: boolean;
   /** Whether they have been sent. */
   sent: boolean;
   /** Judges their results (one per statement), before the first statement's answer is used; may throw. */
@@ -161,6 +184,8 @@ export class OpeningRefused extends Error {
 export const OPENING = '/*opening*/';
 /** A statement that only makes a connection send what it holds (the opening of work that sent nothing). */
 export const FLUSH = '/*flush*/';
+/** A statement that drops what `sendLater` holds (the writes of work that failed, kept for its answer). */
+export const DISCARD = '/*discard*/';
 
 const openings = new Map<string, Opening>();
 let lastOpening = 0;
@@ -194,6 +219,15 @@ export async function sendLater(executor: Executor, query: CompiledQuery): Promi
   if (!executor.isTransaction || !isShared(executor)) return false;
   await sql.raw(`${SEND_LATER}${withLiterals(query)}`).execute(executor);
   return true;
+}
+
+/**
+ * Runs a write whose outcome nothing reads: on PostgreSQL it travels with the transaction's next
+ * statement (see `sendLater`); elsewhere it runs at once.
+ */
+export async function writeLater(executor: Executor, query: Compilable): Promise<void> {
+  const compiled = query.compile();
+  if (!(await sendLater(executor, compiled))) await executor.executeQuery(compiled);
 }
 
 /** Column name → SQL expression: read by every PostgreSQL write transaction once it holds its lock. */

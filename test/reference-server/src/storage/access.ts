@@ -1,9 +1,9 @@
 // The rows access is decided on: a board or a list with the caller's membership of its team and the
 // team's plan, a team with its subscription, a board's members. The rule itself is the domain's
 // (domain/access.ts); these only read what it needs, each in one query.
-import type { CompiledQuery } from 'kysely';
 import type { Executor } from '../db/executor.ts';
 import { prepareQuery, textParam } from '../db/prepared.ts';
+import { inListGroup } from '../db/sessions.ts';
 import { holdRow, type Intent } from './locks.ts';
 
 /** The board columns an access check answers, with the caller's membership and the team's plan. */
@@ -80,8 +80,10 @@ export type ListAccessRow = NonNullable<Awaited<ReturnType<typeof selectListAcce
 
 /**
  * The list with its board's access row, in one query; undefined if there is no such list. With
- * `change`, a write that adds tasks to the list or reorders it holds the list's row until it commits
- * (storage/locks.ts): the list's positions are then its alone to read and change.
+ * `change` or `add`, a write that adds tasks to the list or reorders it holds the list's row until it
+ * commits (storage/locks.ts): the list's positions are then its alone to read and change. With `add`
+ * (a task added at the top or bottom, nothing else changed, the list read first) the write may share
+ * its commit with others adding to the same list (db/sessions.ts).
  */
 export async function findListAccess(
   db: Executor,
@@ -89,14 +91,10 @@ export async function findListAccess(
   listId: string,
   intent: Intent = 'read',
 ): Promise<ListAccessRow | undefined> {
-  const row = await selectListAccess.executeTakeFirst(db, userId, listId);
-  if (row !== undefined && intent === 'change') await holdRow(db, 'lists', row.list_id);
+  const read = () => selectListAccess.executeTakeFirst(db, userId, listId);
+  const row = await (intent === 'add' ? inListGroup(listId, read) : read());
+  if (row !== undefined && intent !== 'read') await holdRow(db, 'lists', row.list_id);
   return row;
-}
-
-/** The read of `findListAccess`, to send with other statements (a group's first text, say). */
-export function listAccessQuery(db: Executor, userId: string, listId: string): CompiledQuery {
-  return selectListAccess.bound(db, userId, listId);
 }
 
 /** A team of the user's with its subscription; undefined when the user is no member (or no such team). */

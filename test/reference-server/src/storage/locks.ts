@@ -25,8 +25,12 @@ import { type Executor, isShared } from '../db/executor.ts';
 import { prepareQuery, textParam } from '../db/prepared.ts';
 import type { Database } from '../db/schema.ts';
 
-/** What a read is for: only to show (`read`), or to decide a change, which holds the row (`change`). */
-export type Intent = 'read' | 'change';
+/**
+ * What a read is for: only to show (`read`), or to decide a change, which holds the row (`change`).
+ * `add`, for a list: the write adds a task at its top or bottom and changes nothing else, so it may
+ * share its commit with others that do the same (db/sessions.ts `ListGroup`).
+ */
+export type Intent = 'read' | 'change' | 'add';
 
 const holdBoard = prepareQuery((db: Executor, boardId: string) =>
   db.selectFrom('boards').select('id').where('id', '=', textParam(boardId)).forNoKeyUpdate(),

@@ -15,6 +15,7 @@ import {
 } from '@threadwork/shared/schemas';
 import type { Executor } from '../../db/executor.ts';
 import { prepareQuery } from '../../db/prepared.ts';
+import { writeLater } from '../../db/transaction.ts';
 import { listeners } from '../../storage/listeners.ts';
 import { boardsOfTasks } from '../../storage/tasks.ts';
 import { boardAccess } from '../access.ts';
@@ -259,10 +260,10 @@ export async function recordTaskEvent(tx: Executor, change: TaskChange, at: Date
       suppressed: false,
     }));
   if (hooks.length > 0) {
-    await tx
-      .insertInto('v1_hook_payloads')
-      .values({ event_id: event.id, body: JSON.stringify(change.item) })
-      .execute();
+    await writeLater(
+      tx,
+      tx.insertInto('v1_hook_payloads').values({ event_id: event.id, body: JSON.stringify(change.item) }),
+    );
   }
   await enqueueDeliveries(
     tx,

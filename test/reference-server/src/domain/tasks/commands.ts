@@ -93,7 +93,9 @@ export type NewTask = Omit<CreateTaskRequest, 'notes' | 'due_at'> & {
  * already known, so the answer costs no re-read. Records task.created.
  */
 export async function createTask(tx: Executor, userId: string, input: NewTask, now: Date): Promise<Task> {
-  const list = await requireList(tx, userId, input.list_id, 'change');
+  // A task added at the top or bottom of a list changes nothing else (no thread, no other task moves).
+  const adds = input.thread_id === undefined && input.after_task_id === undefined;
+  const list = await requireList(tx, userId, input.list_id, adds ? 'add' : 'change');
   const onSalesBoard = list.board.board_type === SALES_BOARD;
   if (input.content_type === 'sale' && !onSalesBoard) {
     throw invalidField('content_type', 'sale cards can only be created on a sales board');
