@@ -8,11 +8,10 @@
 // Creates at the top or bottom of one list share their transaction (`ListGroup`): the writes of one
 // process that add tasks to one list within one turn of work commit together, each in a savepoint of
 // its own, so one request's failure rolls back only its own work. docs/postgresql.md says what holds.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { PostgresPoolClient } from 'kysely';
 import type { Pool, PoolClient } from 'pg';
 import { COMMIT, notPreparable, preparedStatements, withLiterals } from './deferred-commit.ts';
-import { DISCARD, FLUSH, OPENING, type Opening, SEND_LATER, takeOpening } from './transaction.ts';
+import { DISCARD, FLUSH, GROUP, OPENING, type Opening, SEND_LATER, takeOpening } from './transaction.ts';
 
 type Result = { command: string; rowCount: number | null; rows: Record<string, unknown>[] };
 
@@ -151,24 +150,15 @@ export class Wire {
   }
 }
 
-/** Which group the transaction whose first statement runs in this scope may share its commit with. */
-const groupScope = new AsyncLocalStorage<string>();
-
-/**
- * Runs `first`, the first statement of a write transaction that only adds tasks at an edge of one list
- * (`key` names the list): on PostgreSQL such transactions of one process share their commit (see
- * `ListGroup`). Anywhere else it simply runs.
- */
-export function inListGroup<T>(key: string, first: () => Promise<T>): Promise<T> {
-  return groupScope.run(key, first);
-}
-
 /** What Kysely takes for one connection: held back statements, then a pooled connection or a group. */
 class Session {
   readonly #sessions: Sessions;
   #wire: Wire | undefined;
-  /** A `begin` waiting for the transaction's first statement, with the opening it carries. */
-  #begin: { opening: Opening | undefined } | undefined;
+  /**
+   * A `begin` waiting for the transaction's first statement, with the opening it carries and the group
+   * it may join (see `ListGroup`).
+   */
+  #begin: { opening: Opening | undefined; group?: string } | undefined;
   /** Statements held by `sendLater`, sent in front of the next one (a rollback drops them). */
   #later: string[] = [];
   /** The transaction's commit has gone with a statement: Kysely's own `commit` is answered here. */
@@ -199,6 +189,10 @@ class Session {
       this.#begin.opening = takeOpening(text.slice(OPENING.length));
       return Promise.resolve(answered('SELECT'));
     }
+    if (bare && text.startsWith(GROUP)) {
+      if (this.#begin !== undefined) this.#begin.group = text.slice(GROUP.length);
+      return Promise.resolve(answered('SELECT'));
+    }
     if (bare && text.startsWith(SEND_LATER)) {
       this.#later.push(text.slice(SEND_LATER.length));
       return Promise.resolve(answered('SELECT'));
@@ -219,7 +213,7 @@ class Session {
       }
     }
     if (this.#member !== undefined) return this.#member.read(text, values);
-    const group = groupScope.getStore();
+    const group = this.#begin?.group;
     if (group !== undefined && this.#begin?.opening?.locking === 'rows' && this.#later.length === 0) {
       const opening = this.#begin.opening;
       const own = asText(text, values);

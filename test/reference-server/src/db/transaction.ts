@@ -184,6 +184,22 @@ export class OpeningRefused extends Error {
 export const OPENING = '/*opening*/';
 /** A statement that only makes a connection send what it holds (the opening of work that sent nothing). */
 export const FLUSH = '/*flush*/';
+/**
+ * Tells a transaction's connection, before its first statement, which group of transactions it may
+ * share its commit with (sessions.ts `ListGroup`).
+ */
+export const GROUP = '/*group*/';
+
+/**
+ * Before the first statement of a write transaction that only adds tasks at the top or bottom of list
+ * `key`: on PostgreSQL the transaction may share its commit with others of this process doing the same
+ * (sessions.ts `ListGroup`). Elsewhere, nothing.
+ */
+export async function joinListGroup(executor: Executor, key: string): Promise<void> {
+  if (!executor.isTransaction || !isShared(executor)) return;
+  await sql.raw(`${GROUP}${key.replaceAll('*/', '')}`).execute(executor);
+}
+
 /** A statement that drops what `sendLater` holds (the writes of work that failed, kept for its answer). */
 export const DISCARD = '/*discard*/';
 

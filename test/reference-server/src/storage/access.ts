@@ -3,7 +3,7 @@
 // (domain/access.ts); these only read what it needs, each in one query.
 import type { Executor } from '../db/executor.ts';
 import { prepareQuery, textParam } from '../db/prepared.ts';
-import { inListGroup } from '../db/sessions.ts';
+import { joinListGroup } from '../db/transaction.ts';
 import { holdRow, type Intent } from './locks.ts';
 
 /** The board columns an access check answers, with the caller's membership and the team's plan. */
@@ -91,8 +91,8 @@ export async function findListAccess(
   listId: string,
   intent: Intent = 'read',
 ): Promise<ListAccessRow | undefined> {
-  const read = () => selectListAccess.executeTakeFirst(db, userId, listId);
-  const row = await (intent === 'add' ? inListGroup(listId, read) : read());
+  if (intent === 'add') await joinListGroup(db, listId);
+  const row = await selectListAccess.executeTakeFirst(db, userId, listId);
   if (row !== undefined && intent !== 'read') await holdRow(db, 'lists', row.list_id);
   return row;
 }
