@@ -1,19 +1,29 @@
-import { ApiKeysResource } from './resources/api-keys.ts';
-import { BoardsResource } from './resources/boards.ts';
-import { CompaniesResource } from './resources/companies.ts';
-import { ContactsResource } from './resources/contacts.ts';
-import { CustomFieldsResource } from './resources/custom-fields.ts';
-import { DraftsResource } from './resources/drafts.ts';
-import { EmailLabelsResource } from './resources/email-labels.ts';
-import { EmailThreadsResource } from './resources/email-threads.ts';
-import { EmailsResource } from './resources/emails.ts';
-import { ListsResource } from './resources/lists.ts';
-import { MailboxResource } from './resources/mailbox.ts';
-import { MeResource } from './resources/me.ts';
-import { TasksResource } from './resources/tasks.ts';
-import { TeamsResource } from './resources/teams.ts';
-import { WebhooksResource } from './resources/webhooks.ts';
+import { companies, contacts } from '../../operations/v2/crm.ts';
+import { customFields } from '../../operations/v2/custom-fields.ts';
+import { drafts, emailLabels, emails, emailThreads, mailbox } from '../../operations/v2/email.ts';
+import { apiKeys } from '../../operations/v2/keys.ts';
+import { tasks } from '../../operations/v2/tasks.ts';
+import { boards, lists, me, teams } from '../../operations/v2/teams.ts';
+import { webhooks } from '../../operations/v2/webhooks.ts';
+import { type Resource, resource } from './resource.ts';
 import { type ThreadworkClientOptions, V2Transport } from './transport.ts';
+
+// One resource per group of declared operations (shared/src/operations/v2/): its methods are the group's keys.
+const Me = resource(me);
+const Teams = resource(teams);
+const Boards = resource(boards);
+const Lists = resource(lists);
+const CustomFields = resource(customFields);
+const Tasks = resource(tasks);
+const Contacts = resource(contacts);
+const Companies = resource(companies);
+const Mailbox = resource(mailbox);
+const EmailLabels = resource(emailLabels);
+const EmailThreads = resource(emailThreads);
+const Drafts = resource(drafts);
+const Emails = resource(emails);
+const Webhooks = resource(webhooks);
+const ApiKeys = resource(apiKeys);
 
 /**
  * The typed v2 client. Every method resolves to the envelope's `data` (see `getMeta` for its meta); list
@@ -25,38 +35,38 @@ import { type ThreadworkClientOptions, V2Transport } from './transport.ts';
  * ```
  */
 export class ThreadworkClient {
-  readonly me: MeResource;
-  readonly teams: TeamsResource;
-  readonly boards: BoardsResource;
-  readonly lists: ListsResource;
-  readonly customFields: CustomFieldsResource;
-  readonly tasks: TasksResource;
-  readonly contacts: ContactsResource;
-  readonly companies: CompaniesResource;
-  readonly mailbox: MailboxResource;
-  readonly emailLabels: EmailLabelsResource;
-  readonly emailThreads: EmailThreadsResource;
-  readonly drafts: DraftsResource;
-  readonly emails: EmailsResource;
-  readonly webhooks: WebhooksResource;
-  readonly apiKeys: ApiKeysResource;
+  readonly me: Resource<typeof me>;
+  readonly teams: Resource<typeof teams>;
+  readonly boards: Resource<typeof boards>;
+  readonly lists: Resource<typeof lists>;
+  readonly customFields: Resource<typeof customFields>;
+  readonly tasks: Resource<typeof tasks>;
+  readonly contacts: Resource<typeof contacts>;
+  readonly companies: Resource<typeof companies>;
+  readonly mailbox: Resource<typeof mailbox>;
+  readonly emailLabels: Resource<typeof emailLabels>;
+  readonly emailThreads: Resource<typeof emailThreads>;
+  readonly drafts: Resource<typeof drafts>;
+  readonly emails: Resource<typeof emails>;
+  readonly webhooks: Resource<typeof webhooks>;
+  readonly apiKeys: Resource<typeof apiKeys>;
 
   constructor(options: ThreadworkClientOptions) {
     const transport = new V2Transport(options);
-    this.me = new MeResource(transport);
-    this.teams = new TeamsResource(transport);
-    this.boards = new BoardsResource(transport);
-    this.lists = new ListsResource(transport);
-    this.customFields = new CustomFieldsResource(transport);
-    this.tasks = new TasksResource(transport);
-    this.contacts = new ContactsResource(transport);
-    this.companies = new CompaniesResource(transport);
-    this.mailbox = new MailboxResource(transport);
-    this.emailLabels = new EmailLabelsResource(transport);
-    this.emailThreads = new EmailThreadsResource(transport);
-    this.drafts = new DraftsResource(transport);
-    this.emails = new EmailsResource(transport);
-    this.webhooks = new WebhooksResource(transport);
-    this.apiKeys = new ApiKeysResource(transport);
+    this.me = new Me(transport);
+    this.teams = new Teams(transport);
+    this.boards = new Boards(transport);
+    this.lists = new Lists(transport);
+    this.customFields = new CustomFields(transport);
+    this.tasks = new Tasks(transport);
+    this.contacts = new Contacts(transport);
+    this.companies = new Companies(transport);
+    this.mailbox = new Mailbox(transport);
+    this.emailLabels = new EmailLabels(transport);
+    this.emailThreads = new EmailThreads(transport);
+    this.drafts = new Drafts(transport);
+    this.emails = new Emails(transport);
+    this.webhooks = new Webhooks(transport);
+    this.apiKeys = new ApiKeys(transport);
   }
 }

@@ -1,0 +1,113 @@
+// The CRM: a team's contacts and companies. `team_id` is required to search, and both are gated like every
+// team resource.
+import {
+  Company,
+  Contact,
+  CreateCompanyRequest,
+  CreateContactRequest,
+  SearchCrmQuery,
+  UpdateCompanyRequest,
+  UpdateContactRequest,
+} from '../../schemas/v2/crm.ts';
+import { ID, operation } from '../operation.ts';
+
+export const contacts = {
+  list: operation({
+    method: 'GET',
+    path: '/v2/contacts',
+    operationId: 'searchContacts',
+    tag: 'CRM',
+    summary: 'Search a team’s contacts',
+    description: '`team_id` is required; `q` matches names, emails and company names.',
+    scopes: ['crm.read'],
+    query: SearchCrmQuery,
+    page: Contact,
+    gated: true,
+  }),
+  create: operation({
+    method: 'POST',
+    path: '/v2/contacts',
+    operationId: 'createContact',
+    tag: 'CRM',
+    summary: 'Create a contact',
+    description:
+      '`company_id` links an existing company; otherwise `company_name` finds or creates one by name; with ' +
+      'neither, the team’s default company is used.',
+    scopes: ['crm.write'],
+    body: CreateContactRequest,
+    data: Contact,
+    gated: true,
+  }),
+  get: operation({
+    method: 'GET',
+    path: '/v2/contacts/{id}',
+    operationId: 'getContact',
+    tag: 'CRM',
+    summary: 'Get a contact',
+    scopes: ['crm.read'],
+    pathParams: ID.contact,
+    data: Contact,
+    gated: true,
+  }),
+  update: operation({
+    method: 'PATCH',
+    path: '/v2/contacts/{id}',
+    operationId: 'updateContact',
+    tag: 'CRM',
+    summary: 'Update a contact',
+    scopes: ['crm.write'],
+    pathParams: ID.contact,
+    body: UpdateContactRequest,
+    data: Contact,
+    gated: true,
+  }),
+};
+
+export const companies = {
+  list: operation({
+    method: 'GET',
+    path: '/v2/companies',
+    operationId: 'searchCompanies',
+    tag: 'CRM',
+    summary: 'Search a team’s companies',
+    description: '`team_id` is required.',
+    scopes: ['crm.read'],
+    query: SearchCrmQuery,
+    page: Company,
+    gated: true,
+  }),
+  create: operation({
+    method: 'POST',
+    path: '/v2/companies',
+    operationId: 'createCompany',
+    tag: 'CRM',
+    summary: 'Create a company',
+    scopes: ['crm.write'],
+    body: CreateCompanyRequest,
+    data: Company,
+    gated: true,
+  }),
+  get: operation({
+    method: 'GET',
+    path: '/v2/companies/{id}',
+    operationId: 'getCompany',
+    tag: 'CRM',
+    summary: 'Get a company',
+    scopes: ['crm.read'],
+    pathParams: ID.company,
+    data: Company,
+    gated: true,
+  }),
+  update: operation({
+    method: 'PATCH',
+    path: '/v2/companies/{id}',
+    operationId: 'updateCompany',
+    tag: 'CRM',
+    summary: 'Update a company',
+    scopes: ['crm.write'],
+    pathParams: ID.company,
+    body: UpdateCompanyRequest,
+    data: Company,
+    gated: true,
+  }),
+};
