@@ -38,6 +38,8 @@ export const sessionToken = operation({
   body: V1TokenRequest.partial(),
   bodyOptional: true,
   bare: V1TokenResponse,
+  // A wrong credential.
+  errors: ['unauthenticated'],
 });
 
 export const v1 = {

@@ -8,22 +8,26 @@ import { webhooks } from '../../operations/v2/webhooks.ts';
 import { type Resource, resource } from './resource.ts';
 import { type ThreadworkClientOptions, V2Transport } from './transport.ts';
 
-// One resource per group of declared operations (shared/src/operations/v2/): its methods are the group's keys.
-const Me = resource(me);
-const Teams = resource(teams);
-const Boards = resource(boards);
-const Lists = resource(lists);
-const CustomFields = resource(customFields);
-const Tasks = resource(tasks);
-const Contacts = resource(contacts);
-const Companies = resource(companies);
-const Mailbox = resource(mailbox);
-const EmailLabels = resource(emailLabels);
-const EmailThreads = resource(emailThreads);
-const Drafts = resource(drafts);
-const Emails = resource(emails);
-const Webhooks = resource(webhooks);
-const ApiKeys = resource(apiKeys);
+/** The client's resources, each a group of declared v2 operations: `client.tasks.create` is `tasks.create`. */
+export const RESOURCES = {
+  me,
+  teams,
+  boards,
+  lists,
+  customFields,
+  tasks,
+  contacts,
+  companies,
+  mailbox,
+  emailLabels,
+  emailThreads,
+  drafts,
+  emails,
+  webhooks,
+  apiKeys,
+};
+
+const RESOURCE_CLASSES = Object.entries(RESOURCES).map(([name, group]) => [name, resource(group)] as const);
 
 /**
  * The typed v2 client. Every method resolves to the envelope's `data` (see `getMeta` for its meta); list
@@ -35,38 +39,26 @@ const ApiKeys = resource(apiKeys);
  * ```
  */
 export class ThreadworkClient {
-  readonly me: Resource<typeof me>;
-  readonly teams: Resource<typeof teams>;
-  readonly boards: Resource<typeof boards>;
-  readonly lists: Resource<typeof lists>;
-  readonly customFields: Resource<typeof customFields>;
-  readonly tasks: Resource<typeof tasks>;
-  readonly contacts: Resource<typeof contacts>;
-  readonly companies: Resource<typeof companies>;
-  readonly mailbox: Resource<typeof mailbox>;
-  readonly emailLabels: Resource<typeof emailLabels>;
-  readonly emailThreads: Resource<typeof emailThreads>;
-  readonly drafts: Resource<typeof drafts>;
-  readonly emails: Resource<typeof emails>;
-  readonly webhooks: Resource<typeof webhooks>;
-  readonly apiKeys: Resource<typeof apiKeys>;
+  declare readonly me: Resource<typeof me>;
+  declare readonly teams: Resource<typeof teams>;
+  declare readonly boards: Resource<typeof boards>;
+  declare readonly lists: Resource<typeof lists>;
+  declare readonly customFields: Resource<typeof customFields>;
+  declare readonly tasks: Resource<typeof tasks>;
+  declare readonly contacts: Resource<typeof contacts>;
+  declare readonly companies: Resource<typeof companies>;
+  declare readonly mailbox: Resource<typeof mailbox>;
+  declare readonly emailLabels: Resource<typeof emailLabels>;
+  declare readonly emailThreads: Resource<typeof emailThreads>;
+  declare readonly drafts: Resource<typeof drafts>;
+  declare readonly emails: Resource<typeof emails>;
+  declare readonly webhooks: Resource<typeof webhooks>;
+  declare readonly apiKeys: Resource<typeof apiKeys>;
 
   constructor(options: ThreadworkClientOptions) {
     const transport = new V2Transport(options);
-    this.me = new Me(transport);
-    this.teams = new Teams(transport);
-    this.boards = new Boards(transport);
-    this.lists = new Lists(transport);
-    this.customFields = new CustomFields(transport);
-    this.tasks = new Tasks(transport);
-    this.contacts = new Contacts(transport);
-    this.companies = new Companies(transport);
-    this.mailbox = new Mailbox(transport);
-    this.emailLabels = new EmailLabels(transport);
-    this.emailThreads = new EmailThreads(transport);
-    this.drafts = new Drafts(transport);
-    this.emails = new Emails(transport);
-    this.webhooks = new Webhooks(transport);
-    this.apiKeys = new ApiKeys(transport);
+    for (const [name, Class] of RESOURCE_CLASSES) {
+      (this as Record<string, unknown>)[name] = new Class(transport);
+    }
   }
 }
