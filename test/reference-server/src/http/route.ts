@@ -48,7 +48,7 @@ export type AnswerOf<O extends Operation> = O extends { page: infer T extends z.
       ? Known<z.output<T>>
       : undefined;
 
-/** Does what the operation does; resolves to its answer, or to the reply when it sent the answer itself. */
+/** Does what the operation does and resolves to its answer; one that sends its answer itself returns the reply. */
 export type Handler<O extends Operation> = (call: Call<O>) => Promise<AnswerOf<O> | FastifyReply>;
 
 /** The pre-handler chain: authenticate → scopes → idempotency (writes only). */
@@ -106,7 +106,8 @@ export function route<O extends Operation>(app: FastifyInstance, operation: O, h
         userId: principal?.userId,
       } as Call<O>;
       const answer = await handler(call);
-      return answer === reply ? reply : send(operation, reply, answer);
+      // A handler that sent its answer itself (a kept page, the document's text) leaves nothing to send.
+      return reply.sent ? reply : send(operation, reply, answer);
     },
   });
 }
