@@ -79,7 +79,7 @@ export function resource<G extends Record<string, Operation>>(
 }
 
 function clientMethod(operation: Operation) {
-  const { method, query, body, page, data, pathParams } = operation;
+  const { query, body, page, data, pathParams } = operation;
   if (!operation.path.startsWith(`${V2_ROOT}/`))
     throw new Error(`${operation.operationId} is not a v2 operation`);
   const path = operation.path.slice(V2_ROOT.length);
@@ -115,7 +115,7 @@ function clientMethod(operation: Operation) {
     return (async () => {
       const target = withQuery(pathWith(ids), queryOf());
       const payload = body ? parseRequest(body, input) : undefined;
-      return this.transport.request(method, target, answerSchema(), payload, options);
+      return this.transport.request(operation, target, answerSchema(), payload, options);
     })();
   };
 }
