@@ -1,37 +1,24 @@
 import type { LinkedTaskView, ThreadView } from '../../lib/protocol.ts';
 import type { Remote } from './remote.ts';
 
-/** The tasks this thread is linked to, each with Mark complete and Open. Unknown is never "none". */
-export function LinkedTasks({
-  state,
-  configured,
-  onComplete,
-  onOpen,
-}: {
+interface LinkedTasksProps {
   state: Remote<ThreadView> | null;
   configured: boolean;
   onComplete: (taskId: string) => void;
   onOpen: (taskId: string) => void;
-}) {
+}
+
+/** The tasks this thread is linked to, each with Mark complete and Open. Unknown is never "none". */
+export function LinkedTasks(props: LinkedTasksProps) {
   return (
     <section class="tw-linked tw-section" aria-label="Tasks from this thread">
       <h3>Tasks from this thread</h3>
-      <Tasks state={state} configured={configured} onComplete={onComplete} onOpen={onOpen} />
+      <Tasks {...props} />
     </section>
   );
 }
 
-function Tasks({
-  state,
-  configured,
-  onComplete,
-  onOpen,
-}: {
-  state: Remote<ThreadView> | null;
-  configured: boolean;
-  onComplete: (taskId: string) => void;
-  onOpen: (taskId: string) => void;
-}) {
+function Tasks({ state, configured, onComplete, onOpen }: LinkedTasksProps) {
   if (state === null)
     return <p class="tw-muted">{configured ? 'Loading…' : 'Unknown until Threadwork is set up.'}</p>;
   if (state.data === null) {

@@ -1,3 +1,4 @@
+import { service } from '@threadwork/shared/operations';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import { consoleRoutes } from './console/routes.ts';
 import { invalidField, ServiceError } from './domain/errors.ts';
@@ -10,6 +11,7 @@ import { ERROR_SERVER_OPTIONS, findNul, installErrorHandling, NUL_MESSAGE } from
 import { installIdempotencyStore } from './http/idempotency.ts';
 import { openApiRoutes } from './http/openapi/routes.ts';
 import { decorateApp } from './http/request-state.ts';
+import { route } from './http/route.ts';
 import { v1BoardRoutes } from './http/v1/boards.ts';
 import { v1ItemRoutes } from './http/v1/items.ts';
 import { v1ListRoutes } from './http/v1/lists.ts';
@@ -37,7 +39,7 @@ function mountAll(areas: readonly FastifyPluginAsync[]): FastifyPluginAsync {
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
-/** Route plugins of the v2 face, mounted under `/v2`. Add a new area here. */
+/** Route plugins of the v2 face (each registers its declared operations, `/v2/…`). Add a new area here. */
 const V2_ROUTES: FastifyPluginAsync[] = [
   meRoutes,
   teamRoutes,
@@ -53,7 +55,7 @@ const V2_ROUTES: FastifyPluginAsync[] = [
   apiKeyRoutes,
   crmRoutes,
 ];
-/** Route plugins of the v1 face, mounted under `/api/v1`. */
+/** Route plugins of the v1 face (`/api/v1/…`). */
 const V1_ROUTES: FastifyPluginAsync[] = [
   v1SubscriptionRoutes,
   v1TeamRoutes,
@@ -76,7 +78,7 @@ export function routesOf(app: FastifyInstance): readonly RouteSummary[] {
 }
 
 /**
- * Requests are validated with the shared zod schemas (`http/validate.ts`) and answers are plain JSON, so no
+ * Requests are validated with the declared zod schemas (`http/route.ts`) and answers are plain JSON, so no
  * route has a Fastify JSON schema. Fastify's default compilers (ajv, fast-json-stringify) would be loaded
  * and set up at start-up for nothing; these refuse a route schema instead.
  */
@@ -139,11 +141,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   // With --console, `/` is the console's (a browser gets its first page, a JSON client the roots). The
   // console adds hooks of its own (compression, ending its event streams on shutdown): a context of its own.
   if (ctx.consoleUser !== undefined) await app.register(consoleRoutes, { roots });
-  else app.get('/', async () => roots);
-  // One plugin context per prefix, not one per area: the route modules add routes only (no hooks or
-  // decorators), and every extra context costs start-up time.
-  await app.register(mountAll([authTokenRoutes, controlRoutes, openApiRoutes]));
-  await app.register(mountAll(V2_ROUTES), { prefix: '/v2' });
-  await app.register(mountAll(V1_ROUTES), { prefix: '/api/v1' });
+  else route(app, service.roots, async () => roots);
+  // One plugin context for every area, not one per area: the route modules add routes only (no hooks or
+  // decorators; each route has its full path), and every extra context costs start-up time.
+  await app.register(mountAll([authTokenRoutes, controlRoutes, openApiRoutes, ...V2_ROUTES, ...V1_ROUTES]));
   return app;
 }

@@ -220,6 +220,12 @@ describe('GET /email-threads/{id}', () => {
     expect(allowed.status).toBe(200);
   });
 
+  it('refuses include without email.body.read before reading its value, like the route scopes', async () => {
+    const denied = await get(`/email-threads/${THREADS.roof}?include=bodies`, MAILBOX_SECRETS.adaMetadata);
+    expect(denied.status).toBe(403);
+    expect(denied.body.error.details).toEqual({ required_scopes: ['email.body.read'] });
+  });
+
   it('rejects an include other than messages', async () => {
     const { status, body } = await get(`/email-threads/${THREADS.roof}?include=bodies`);
     expect(status).toBe(400);

@@ -1,8 +1,9 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { OPERATIONS } from '@threadwork/shared/operations';
 import { EVENT_TYPES } from '@threadwork/shared/schemas';
 import { SIGNATURE_HEADER } from '@threadwork/shared/webhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES, routeKey, UNDOCUMENTED_PREFIXES } from '../src/http/openapi/catalogue.ts';
+import { routeKey, UNDOCUMENTED_PREFIXES } from '../src/http/openapi/document.ts';
 import { type RunningServer, startServer } from '../src/index.ts';
 import { problemsOf } from './helpers/contract.ts';
 import type { Exchange } from './helpers/contract-checker.ts';
@@ -99,40 +100,42 @@ describe('GET /v2/openapi.json', () => {
   });
 });
 
-describe('the route catalogue', () => {
+describe('the declared operations', () => {
   const served = () =>
     servedRoutes(server.app).filter(
       (route) => !UNDOCUMENTED_PREFIXES.some((prefix) => route.url.startsWith(prefix)),
     );
-  const catalogued = new Map(ROUTES.map((route) => [routeKey(route.method, route.path), route]));
+  const declared = new Map(
+    OPERATIONS.map((operation) => [routeKey(operation.method, operation.path), operation]),
+  );
 
-  it('has an entry for every route the server serves', () => {
+  it('declare every route the server serves', () => {
     const missing = served()
       .map((route) => routeKey(route.method, toOpenApiPath(route.url)))
-      .filter((key) => !catalogued.has(key));
+      .filter((key) => !declared.has(key));
     expect(missing).toEqual([]);
   });
 
-  it('has no entry the server does not serve', () => {
+  it('are each served', () => {
     const servedKeys = new Set(served().map((route) => routeKey(route.method, toOpenApiPath(route.url))));
-    const unserved = [...catalogued.keys()].filter((key) => !servedKeys.has(key));
+    const unserved = [...declared.keys()].filter((key) => !servedKeys.has(key));
     expect(unserved).toEqual([]);
   });
 
-  it('names, for each v2 and v1 route, exactly the scopes its guard checks', () => {
+  it('name, for each v2 and v1 route, exactly the scopes its guard checks', () => {
     const differing = served()
       .filter((route) => route.url.startsWith('/v2/') || route.url.startsWith('/api/v1/'))
       .map((route) => ({
         route: routeKey(route.method, toOpenApiPath(route.url)),
         guard: route.scopes,
-        catalogue: catalogued.get(routeKey(route.method, toOpenApiPath(route.url)))?.scopes ?? [],
+        declared: declared.get(routeKey(route.method, toOpenApiPath(route.url)))?.scopes ?? [],
       }))
-      .filter((entry) => entry.guard.join() !== entry.catalogue.join());
+      .filter((entry) => entry.guard.join() !== entry.declared.join());
     expect(differing).toEqual([]);
   });
 
-  it('gives every operation a unique operationId', () => {
-    const ids = ROUTES.map((route) => route.operationId);
+  it('give every operation a unique operationId', () => {
+    const ids = OPERATIONS.map((operation) => operation.operationId);
     expect(ids.length).toBe(new Set(ids).size);
   });
 });

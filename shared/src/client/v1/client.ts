@@ -1,29 +1,23 @@
 import type { z } from 'zod';
+import type { Operation } from '../../operations/operation.ts';
+import { sessionToken, v1, v1Hooks } from '../../operations/v1.ts';
 import {
-  V1AssignRequest,
-  V1Board,
-  V1Created,
-  V1CreateFromEmailRequest,
-  V1CreateItemRequest,
-  V1Item,
-  V1ItemIdRequest,
-  V1List,
-  V1ListBoardsQuery,
-  V1ListItemsQuery,
-  V1ListListsQuery,
-  V1MoveRequest,
+  type V1Board,
+  type V1Created,
+  type V1CreateFromEmailRequest,
+  type V1CreateItemRequest,
+  type V1Item,
+  type V1List,
   V1Object,
-  V1SubscribeRequest,
-  V1Subscription,
-  V1Success,
-  V1Team,
+  type V1SubscribeRequest,
+  type V1Subscription,
+  type V1Success,
+  type V1Team,
   V1TokenRequest,
-  V1TokenResponse,
-  V1UnsubscribeRequest,
 } from '../../schemas/v1/index.ts';
 import { AuthenticationError, InvalidResponseError, ThreadworkError } from '../errors.ts';
 import { HttpClient, IDEMPOTENCY_HEADER, PACKAGE_USER_AGENT, type RetryTiming } from '../http.ts';
-import { parseQuery, parseRequest, type RequestOptions, withQuery } from '../request.ts';
+import { parseQuery, parseRequest, type QueryInput, type RequestOptions, withQuery } from '../request.ts';
 import type { AccessTokenProvider } from '../v2/transport.ts';
 import { type StoredToken, type TokenStore, tokenRenewAt } from './token.ts';
 
@@ -58,10 +52,8 @@ export interface LegacyClientOptions {
   userAgent?: string | undefined;
 }
 
-const TeamList = V1Team.array();
-const BoardList = V1Board.array();
-const ListList = V1List.array();
-const ItemList = V1Item.array();
+/** What a v1 operation answers: its bare body, parsed (nothing when it answers no body). */
+type AnswerOf<O extends Operation> = O extends { bare: infer T extends z.ZodType } ? z.output<T> : undefined;
 
 /**
  * The frozen v1 interface. Exchanges the key for a session token, caches it until a minute before it
@@ -70,7 +62,6 @@ const ItemList = V1Item.array();
 export class LegacyClient {
   readonly #http: HttpClient;
   readonly #origin: string;
-  readonly #apiRoot: string;
   readonly #credentials: LegacyClientOptions;
   readonly #now: () => number;
   #token: StoredToken | undefined;
@@ -81,7 +72,6 @@ export class LegacyClient {
       throw new TypeError('LegacyClient: origin is required (the service origin, e.g. https://host)');
     }
     this.#origin = options.origin.replace(/\/+$/, '');
-    this.#apiRoot = `${this.#origin}/api/v1`;
     this.#credentials = options;
     this.#now = options.now ?? Date.now;
     this.#http = new HttpClient({
@@ -132,29 +122,29 @@ export class LegacyClient {
 
   /** GET /teams */
   teams(): Promise<V1Team[]> {
-    return this.#call('GET', '/teams', TeamList);
+    return this.#call(v1.teams);
   }
 
   /** GET /boards?teamId= */
   async boards(teamId: string): Promise<V1Board[]> {
-    return this.#call('GET', withQuery('/boards', parseQuery(V1ListBoardsQuery, { teamId })), BoardList);
+    return this.#call(v1.boards, { query: { teamId } });
   }
 
   /** GET /lists?boardId= */
   async lists(boardId: string): Promise<V1List[]> {
-    return this.#call('GET', withQuery('/lists', parseQuery(V1ListListsQuery, { boardId })), ListList);
+    return this.#call(v1.lists, { query: { boardId } });
   }
 
   /** GET /items: every item of a board, or of one list. */
   async items(
     scope: { boardId: string; listId?: never } | { listId: string; boardId?: never },
   ): Promise<V1Item[]> {
-    return this.#call('GET', withQuery('/items', parseQuery(V1ListItemsQuery, scope)), ItemList);
+    return this.#call(v1.items, { query: scope });
   }
 
   /** POST /items */
   async createItem(body: z.input<typeof V1CreateItemRequest>, options?: RequestOptions): Promise<V1Created> {
-    return this.#call('POST', '/items', V1Created, parseRequest(V1CreateItemRequest, body), options);
+    return this.#call(v1.createItem, { body }, options);
   }
 
   /** POST /items/createFromEmail: the email's subject becomes the title. */
@@ -162,33 +152,27 @@ export class LegacyClient {
     body: z.input<typeof V1CreateFromEmailRequest>,
     options?: RequestOptions,
   ): Promise<V1Created> {
-    const parsed = parseRequest(V1CreateFromEmailRequest, body);
-    return this.#call('POST', '/items/createFromEmail', V1Created, parsed, options);
+    return this.#call(v1.createFromEmail, { body }, options);
   }
 
   async markComplete(itemId: string, options?: RequestOptions): Promise<V1Success> {
-    const body = parseRequest(V1ItemIdRequest, { itemId });
-    return this.#call('POST', '/items/markComplete', V1Success, body, options);
+    return this.#call(v1.markComplete, { body: { itemId } }, options);
   }
 
   async markIncomplete(itemId: string, options?: RequestOptions): Promise<V1Success> {
-    const body = parseRequest(V1ItemIdRequest, { itemId });
-    return this.#call('POST', '/items/markIncomplete', V1Success, body, options);
+    return this.#call(v1.markIncomplete, { body: { itemId } }, options);
   }
 
   async assignTask(itemId: string, assigneeEmail: string, options?: RequestOptions): Promise<V1Success> {
-    const body = parseRequest(V1AssignRequest, { itemId, assigneeEmail });
-    return this.#call('POST', '/items/assignTask', V1Success, body, options);
+    return this.#call(v1.assignTask, { body: { itemId, assigneeEmail } }, options);
   }
 
   async unassignTask(itemId: string, assigneeEmail: string, options?: RequestOptions): Promise<V1Success> {
-    const body = parseRequest(V1AssignRequest, { itemId, assigneeEmail });
-    return this.#call('POST', '/items/unassignTask', V1Success, body, options);
+    return this.#call(v1.unassignTask, { body: { itemId, assigneeEmail } }, options);
   }
 
   async moveTaskToList(itemId: string, listId: string, options?: RequestOptions): Promise<V1Success> {
-    const body = parseRequest(V1MoveRequest, { itemId, listId });
-    return this.#call('POST', '/items/moveTaskToList', V1Success, body, options);
+    return this.#call(v1.moveTaskToList, { body: { itemId, listId } }, options);
   }
 
   /** POST /{object}/subscribe: a hook POSTing the item to `webhookURL` when `action` happens. */
@@ -197,14 +181,14 @@ export class LegacyClient {
     body: z.input<typeof V1SubscribeRequest>,
     options?: RequestOptions,
   ): Promise<V1Subscription> {
-    const path = `/${parseRequest(V1Object, object, 'object')}/subscribe`;
-    return this.#call('POST', path, V1Subscription, parseRequest(V1SubscribeRequest, body), options);
+    return this.#call(v1Hooks[parseRequest(V1Object, object, 'object')].subscribe, { body }, options);
   }
 
   /** POST /{object}/unsubscribe: the answer has no body. */
   async unsubscribe(object: V1Object, subscriptionId: string): Promise<void> {
-    const path = `/${parseRequest(V1Object, object, 'object')}/unsubscribe`;
-    await this.#call('POST', path, undefined, parseRequest(V1UnsubscribeRequest, { subscriptionId }));
+    await this.#call(v1Hooks[parseRequest(V1Object, object, 'object')].unsubscribe, {
+      body: { subscriptionId },
+    });
   }
 
   async #requestToken(): Promise<string> {
@@ -221,14 +205,14 @@ export class LegacyClient {
       'credentials',
     );
     // The reference request carries the four parameters in the query string and in the JSON body alike.
-    const url = withQuery(`${this.#origin}/auth/api_token`, credentials);
+    const url = withQuery(this.#origin + sessionToken.path, credentials);
     let json: unknown;
     try {
       json = await this.#http.send({ method: 'POST', url, json: credentials });
     } catch (error) {
       throw asTokenError(error);
     }
-    const parsed = V1TokenResponse.safeParse(json);
+    const parsed = sessionToken.bare.safeParse(json);
     if (!parsed.success) {
       throw new InvalidResponseError({ message: 'The token endpoint answered without an x-access-token' });
     }
@@ -245,31 +229,34 @@ export class LegacyClient {
     return this.getToken({ refresh: true });
   }
 
-  async #call<T>(
-    method: 'GET' | 'POST',
-    path: string,
-    schema: z.ZodType<T> | undefined,
-    body?: unknown,
+  /** One v1 operation: its query and body checked with its schemas before anything is sent. */
+  async #call<O extends Operation>(
+    operation: O,
+    input: { query?: QueryInput; body?: unknown } = {},
     options?: RequestOptions,
-  ) {
+  ): Promise<AnswerOf<O>> {
+    const path = operation.query
+      ? withQuery(operation.path, parseQuery(operation.query, input.query))
+      : operation.path;
+    const body = operation.body ? parseRequest(operation.body, input.body) : undefined;
     const token = await this.getToken();
     try {
-      return await this.#attempt(method, path, schema, body, token, options);
+      return await this.#attempt(operation, path, body, token, options);
     } catch (error) {
       if (!(error instanceof AuthenticationError)) throw error;
-      return this.#attempt(method, path, schema, body, await this.#renewAfterRejection(token), options);
+      return this.#attempt(operation, path, body, await this.#renewAfterRejection(token), options);
     }
   }
 
-  async #attempt<T>(
-    method: 'GET' | 'POST',
+  async #attempt<O extends Operation>(
+    operation: O,
     path: string,
-    schema: z.ZodType<T> | undefined,
     body: unknown,
     token: string,
     options: RequestOptions | undefined,
-  ): Promise<T> {
-    const url = this.#apiRoot + path;
+  ): Promise<AnswerOf<O>> {
+    const { method, bare } = operation;
+    const url = this.#origin + path;
     const headers: Record<string, string> = { 'x-access-token': token };
     // v1 writes are sent once unless the caller gives a key (the service honours it on v1 too).
     if (options?.idempotencyKey !== undefined) headers[IDEMPOTENCY_HEADER] = options.idempotencyKey;
@@ -281,9 +268,9 @@ export class LegacyClient {
       signal: options?.signal,
       timeout: options?.timeout,
     });
-    if (schema === undefined) return undefined as T;
-    const parsed = schema.safeParse(json);
-    if (parsed.success) return parsed.data;
+    if (!bare) return undefined as AnswerOf<O>;
+    const parsed = bare.safeParse(json);
+    if (parsed.success) return parsed.data as AnswerOf<O>;
     throw new InvalidResponseError({
       message: `${method} ${url}: the answer does not match the expected shape`,
       details: parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),

@@ -1,19 +1,33 @@
-import { ApiKeysResource } from './resources/api-keys.ts';
-import { BoardsResource } from './resources/boards.ts';
-import { CompaniesResource } from './resources/companies.ts';
-import { ContactsResource } from './resources/contacts.ts';
-import { CustomFieldsResource } from './resources/custom-fields.ts';
-import { DraftsResource } from './resources/drafts.ts';
-import { EmailLabelsResource } from './resources/email-labels.ts';
-import { EmailThreadsResource } from './resources/email-threads.ts';
-import { EmailsResource } from './resources/emails.ts';
-import { ListsResource } from './resources/lists.ts';
-import { MailboxResource } from './resources/mailbox.ts';
-import { MeResource } from './resources/me.ts';
-import { TasksResource } from './resources/tasks.ts';
-import { TeamsResource } from './resources/teams.ts';
-import { WebhooksResource } from './resources/webhooks.ts';
+import { companies, contacts } from '../../operations/v2/crm.ts';
+import { customFields } from '../../operations/v2/custom-fields.ts';
+import { drafts, emailLabels, emails, emailThreads, mailbox } from '../../operations/v2/email.ts';
+import { apiKeys } from '../../operations/v2/keys.ts';
+import { tasks } from '../../operations/v2/tasks.ts';
+import { boards, lists, me, teams } from '../../operations/v2/teams.ts';
+import { webhooks } from '../../operations/v2/webhooks.ts';
+import { type Resource, resource } from './resource.ts';
 import { type ThreadworkClientOptions, V2Transport } from './transport.ts';
+
+/** The client's resources, each a group of declared v2 operations: `client.tasks.create` is `tasks.create`. */
+export const RESOURCES = {
+  me,
+  teams,
+  boards,
+  lists,
+  customFields,
+  tasks,
+  contacts,
+  companies,
+  mailbox,
+  emailLabels,
+  emailThreads,
+  drafts,
+  emails,
+  webhooks,
+  apiKeys,
+};
+
+const RESOURCE_CLASSES = Object.entries(RESOURCES).map(([name, group]) => [name, resource(group)] as const);
 
 /**
  * The typed v2 client. Every method resolves to the envelope's `data` (see `getMeta` for its meta); list
@@ -25,38 +39,26 @@ import { type ThreadworkClientOptions, V2Transport } from './transport.ts';
  * ```
  */
 export class ThreadworkClient {
-  readonly me: MeResource;
-  readonly teams: TeamsResource;
-  readonly boards: BoardsResource;
-  readonly lists: ListsResource;
-  readonly customFields: CustomFieldsResource;
-  readonly tasks: TasksResource;
-  readonly contacts: ContactsResource;
-  readonly companies: CompaniesResource;
-  readonly mailbox: MailboxResource;
-  readonly emailLabels: EmailLabelsResource;
-  readonly emailThreads: EmailThreadsResource;
-  readonly drafts: DraftsResource;
-  readonly emails: EmailsResource;
-  readonly webhooks: WebhooksResource;
-  readonly apiKeys: ApiKeysResource;
+  declare readonly me: Resource<typeof me>;
+  declare readonly teams: Resource<typeof teams>;
+  declare readonly boards: Resource<typeof boards>;
+  declare readonly lists: Resource<typeof lists>;
+  declare readonly customFields: Resource<typeof customFields>;
+  declare readonly tasks: Resource<typeof tasks>;
+  declare readonly contacts: Resource<typeof contacts>;
+  declare readonly companies: Resource<typeof companies>;
+  declare readonly mailbox: Resource<typeof mailbox>;
+  declare readonly emailLabels: Resource<typeof emailLabels>;
+  declare readonly emailThreads: Resource<typeof emailThreads>;
+  declare readonly drafts: Resource<typeof drafts>;
+  declare readonly emails: Resource<typeof emails>;
+  declare readonly webhooks: Resource<typeof webhooks>;
+  declare readonly apiKeys: Resource<typeof apiKeys>;
 
   constructor(options: ThreadworkClientOptions) {
     const transport = new V2Transport(options);
-    this.me = new MeResource(transport);
-    this.teams = new TeamsResource(transport);
-    this.boards = new BoardsResource(transport);
-    this.lists = new ListsResource(transport);
-    this.customFields = new CustomFieldsResource(transport);
-    this.tasks = new TasksResource(transport);
-    this.contacts = new ContactsResource(transport);
-    this.companies = new CompaniesResource(transport);
-    this.mailbox = new MailboxResource(transport);
-    this.emailLabels = new EmailLabelsResource(transport);
-    this.emailThreads = new EmailThreadsResource(transport);
-    this.drafts = new DraftsResource(transport);
-    this.emails = new EmailsResource(transport);
-    this.webhooks = new WebhooksResource(transport);
-    this.apiKeys = new ApiKeysResource(transport);
+    for (const [name, Class] of RESOURCE_CLASSES) {
+      (this as Record<string, unknown>)[name] = new Class(transport);
+    }
   }
 }

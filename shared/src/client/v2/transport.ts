@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { Operation } from '../../operations/operation.ts';
 import type { Meta } from '../../schemas/common.ts';
 import { AuthenticationError, InvalidResponseError } from '../errors.ts';
 import { HttpClient, IDEMPOTENCY_HEADER, PACKAGE_USER_AGENT, type RetryTiming } from '../http.ts';
@@ -67,15 +68,19 @@ export class V2Transport {
     });
   }
 
-  /** One request; resolves to the envelope's `data`, with its meta attached. `path` may carry a query. */
+  /**
+   * One operation's request; resolves to the envelope's `data`, with its meta attached. `path` is relative to
+   * the v2 root and may carry a query. A write the operation declares idempotent carries an Idempotency-Key.
+   */
   async request<T>(
-    method: HttpMethod,
+    operation: Pick<Operation, 'method' | 'idempotent'>,
     path: string,
     schema: EnvelopeSchema<T>,
     body?: unknown,
     options?: RequestOptions,
   ): Promise<T> {
-    const envelope = parseEnvelope(schema, await this.#send(method, path, body, options));
+    const json = await this.#send(operation.method, path, body, operation.idempotent, options);
+    const envelope = parseEnvelope(schema, json);
     return attachMeta(envelope.data, envelope.meta);
   }
 
@@ -89,7 +94,7 @@ export class V2Transport {
     options?: RequestOptions,
   ): PagePromise<T> {
     const load = async (path: string, query: Record<string, string>): Promise<Page<T>> => {
-      const json = await this.#send('GET', withQuery(path, query), undefined, options);
+      const json = await this.#send('GET', withQuery(path, query), undefined, false, options);
       const { data, meta } = parseEnvelope(schema, json);
       return createPage(data, meta, (cursor) => load(path, { ...query, cursor }));
     };
@@ -101,10 +106,17 @@ export class V2Transport {
     );
   }
 
-  async #send(method: HttpMethod, path: string, body: unknown, options: RequestOptions | undefined) {
+  async #send(
+    method: HttpMethod,
+    path: string,
+    body: unknown,
+    idempotent: boolean,
+    options: RequestOptions | undefined,
+  ) {
     // Fixed before the first attempt, so every retry (and the retry after a token refresh) reuses it.
-    const idempotencyKey =
-      method === 'GET' ? undefined : (options?.idempotencyKey ?? globalThis.crypto.randomUUID());
+    const idempotencyKey = idempotent
+      ? (options?.idempotencyKey ?? globalThis.crypto.randomUUID())
+      : undefined;
     const url = this.#root + path;
     if (this.#tokenProvider === undefined) {
       return this.#attempt(method, url, body, idempotencyKey, undefined, options);

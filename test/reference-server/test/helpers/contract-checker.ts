@@ -3,8 +3,7 @@
 // process (contract-setup.ts); the test files send it their exchanges (contract.ts).
 import { createRequire } from 'node:module';
 import type { IHttpRequest, IHttpResponse } from '@stoplight/prism-http';
-import { UNDOCUMENTED_PREFIXES } from '../../src/http/openapi/catalogue.ts';
-import { buildDocument } from '../../src/http/openapi/document.ts';
+import { buildDocument, UNDOCUMENTED_PREFIXES } from '../../src/http/openapi/document.ts';
 
 /** One request and its answer, copied as the answer leaves the server. */
 export interface Exchange {

@@ -1,5 +1,7 @@
-// Builds the OpenAPI 3.1 document from the route catalogue and the shared zod schemas (zod 4's JSON
-// Schema output, which is the dialect OpenAPI 3.1 uses). Nothing here restates a shape by hand.
+// Builds the OpenAPI 3.1 document from the declared operations (`@threadwork/shared/operations`) and the
+// shared zod schemas (zod 4's JSON Schema output, which is the dialect OpenAPI 3.1 uses). Nothing here
+// restates a shape, a scope or a description by hand.
+import { OPERATIONS, type Operation, pathParamNames } from '@threadwork/shared/operations';
 import {
   ERROR_CODES,
   ERROR_STATUS,
@@ -15,10 +17,25 @@ import {
 } from '@threadwork/shared/schemas';
 import { DELIVERY_ID_HEADER, EVENT_ID_HEADER, SIGNATURE_HEADER } from '@threadwork/shared/webhooks';
 import { z } from 'zod';
-import { ROUTES, type RouteEntry, routeKey } from './catalogue.ts';
 import { EVENTS, REQUEST_COMPONENTS, RESPONSE_COMPONENTS } from './components.ts';
 
 type JsonObject = Record<string, unknown>;
+
+/**
+ * Served but left out of the document on purpose: test-only endpoints (present only with --test-control)
+ * and the console's pages, assets and API (present only with --console; docs/console.md).
+ */
+export const UNDOCUMENTED_PREFIXES: readonly string[] = [
+  '/_control/',
+  '/_console/',
+  '/boards/',
+  '/tasks/',
+  '/mail',
+  '/deliveries',
+  '/keys',
+];
+
+export const routeKey = (method: string, path: string) => `${method} ${path}`;
 
 const SCHEMA_REF = '#/components/schemas/';
 const ref = (name: string) => ({ $ref: `${SCHEMA_REF}${name}` });
@@ -68,27 +85,29 @@ const ERROR_MEANINGS: Record<string, string> = {
   service_unavailable: 'the server is shutting down (draining); retry after `Retry-After`',
 };
 
-/** The error codes a route can answer: those of its kind, plus its own. */
 /** 400 codes about a request as such rather than its input: any route can answer them. */
 const MALFORMED_REQUEST: readonly ErrorCode[] = ERROR_CODES.filter(
   (code) => ERROR_STATUS[code] === 400 && code !== 'validation_error' && code !== 'invalid_json',
 );
 
-export function errorCodesOf(route: RouteEntry): ErrorCode[] {
+/** The error codes an operation can answer: those of its kind, the gate's, and its own. */
+export function errorCodesOf(route: Operation): ErrorCode[] {
   const codes = new Set<ErrorCode>(MALFORMED_REQUEST);
   const takesInput = route.path.includes('{') || route.query !== undefined || route.body !== undefined;
   if (takesInput || WRITE_METHODS.has(route.method)) codes.add('validation_error');
-  if (route.auth !== 'none' || route.path === '/auth/api_token') codes.add('unauthenticated');
-  if (route.auth !== 'none' && route.scopes?.length) codes.add('insufficient_scope');
+  if (route.auth !== 'none') codes.add('unauthenticated');
+  const scoped = route.scopes.length > 0 || (route.scopesWhenSent?.length ?? 0) > 0;
+  if (route.auth !== 'none' && scoped) codes.add('insufficient_scope');
   if (route.auth !== 'none' && takesInput) codes.add('not_found');
   if (WRITE_METHODS.has(route.method)) {
     for (const code of ['invalid_json', 'payload_too_large', 'unsupported_media_type'] as const)
       codes.add(code);
-    if (route.auth !== 'none') {
-      codes.add('idempotency_conflict');
-      codes.add('idempotency_in_progress');
-    }
   }
+  if (route.idempotent) {
+    codes.add('idempotency_conflict');
+    codes.add('idempotency_in_progress');
+  }
+  if (route.gated) codes.add('subscription_required');
   for (const code of route.errors ?? []) codes.add(code);
   codes.add('internal_error');
   codes.add('service_unavailable');
@@ -168,10 +187,9 @@ function queryParameters(query: z.ZodType): JsonObject[] {
   }));
 }
 
-function pathParameters(route: RouteEntry): JsonObject[] {
-  const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
-  return names.map((name) => {
-    const description = route.pathParams?.[name];
+function pathParameters(route: Operation): JsonObject[] {
+  return pathParamNames(route.path).map((name) => {
+    const description = route.pathParams?.[name]?.description;
     if (!description)
       throw new Error(`${routeKey(route.method, route.path)}: describe the path parameter ${name}`);
     return { name, in: 'path', required: true, description, schema: { type: 'string', minLength: 1 } };
@@ -193,30 +211,35 @@ const HEADERS = {
 const header = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
 const REQUEST_ID_HEADER = header('RequestId');
 
-function successHeaders(route: RouteEntry): JsonObject {
-  return WRITE_METHODS.has(route.method) && route.auth !== 'none'
+function successHeaders(route: Operation): JsonObject {
+  return route.idempotent
     ? { 'x-request-id': REQUEST_ID_HEADER, 'idempotent-replayed': header('IdempotentReplayed') }
     : { 'x-request-id': REQUEST_ID_HEADER };
 }
 
-function securityOf(route: RouteEntry): JsonObject[] {
+function securityOf(route: Operation): JsonObject[] {
   if (route.auth === 'none') return [];
-  const scopes = route.scopes ?? [];
-  if (route.auth === 'v1') return [{ sessionToken: scopes }];
-  return [{ bearerKey: scopes }, { sessionToken: [] }];
+  if (route.auth === 'v1') return [{ sessionToken: route.scopes }];
+  return [{ bearerKey: route.scopes }, { sessionToken: [] }];
 }
 
-function scopeText(route: RouteEntry): string {
+function scopeText(route: Operation): string {
   if (route.auth === 'none') return 'No credentials.';
-  const scopes = route.scopes ?? [];
-  const needs = scopes.length ? `Scopes: ${scopes.map((scope) => `\`${scope}\``).join(', ')}.` : 'No scope.';
+  const { scopes, scopesWhenSent = [] } = route;
+  const named = (list: readonly string[]) => list.map((scope) => `\`${scope}\``).join(', ');
+  const needs = [
+    scopes.length ? `Scopes: ${named(scopes)}.` : 'No scope.',
+    ...scopesWhenSent.map(
+      ({ field, scope }) => `Sending \`${field}\` also needs ${named([scope])} (a 403 naming it otherwise).`,
+    ),
+  ].join(' ');
   if (route.auth === 'v1') {
     return `${needs} A v1 session token in \`x-access-token\`, holding the scopes of the legacy key it was minted from.`;
   }
   return `${needs} A v1 session token (\`x-access-token\`) also works, holding the scopes of the legacy key it was minted from.`;
 }
 
-function errorResponses(route: RouteEntry): Record<string, JsonObject> {
+function errorResponses(route: Operation): Record<string, JsonObject> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorCodesOf(route)) {
     const status = ERROR_STATUS[code];
@@ -239,14 +262,14 @@ function errorResponses(route: RouteEntry): Record<string, JsonObject> {
   return responses;
 }
 
-/** The document as served: every catalogued route. */
+/** The document as served: every declared operation. */
 export function buildDocument(): JsonObject {
   const responses = new ComponentSet(RESPONSE_COMPONENTS);
   const requests = new ComponentSet(REQUEST_COMPONENTS);
   const PageMeta = Meta.extend({ pagination: PaginationMeta });
   responses.add('PageMeta', PageMeta, 'The meta of a list: `pagination` is always there.');
 
-  const nameOrFail = (set: ComponentSet, schema: z.ZodType, route: RouteEntry, what: string) => {
+  const nameOrFail = (set: ComponentSet, schema: z.ZodType, route: Operation, what: string) => {
     const name = set.nameOf(schema);
     if (!name)
       throw new Error(`${routeKey(route.method, route.path)}: name its ${what} schema in components.ts`);
@@ -255,7 +278,7 @@ export function buildDocument(): JsonObject {
 
   const paths: Record<string, Record<string, JsonObject>> = {};
   const envelopes = new Set<string>();
-  for (const route of ROUTES) {
+  for (const route of OPERATIONS) {
     const name = pascal(route.operationId);
     let success: JsonObject;
     if (route.data || route.page) {
@@ -295,7 +318,7 @@ export function buildDocument(): JsonObject {
     }
 
     const parameters = [...pathParameters(route), ...(route.query ? queryParameters(route.query) : [])];
-    if (WRITE_METHODS.has(route.method) && route.auth !== 'none') {
+    if (route.idempotent) {
       parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
     }
     const operation: JsonObject = {
@@ -304,7 +327,7 @@ export function buildDocument(): JsonObject {
       summary: route.summary,
       description: [route.description, scopeText(route)].filter(Boolean).join('\n\n'),
       security: securityOf(route),
-      ...(route.scopes?.length ? { 'x-required-scopes': route.scopes } : {}),
+      ...(route.scopes.length ? { 'x-required-scopes': route.scopes } : {}),
       ...(parameters.length ? { parameters } : {}),
       responses: { '200': success, ...errorResponses(route) },
     };
@@ -328,7 +351,7 @@ export function buildDocument(): JsonObject {
 
   for (const [, name, schema, meaning] of EVENTS) responses.add(name, schema, meaning);
   const schemas = { ...responses.convert('output'), ...requests.convert('input') };
-  const tags = [...new Set(ROUTES.map((route) => route.tag))].map((name) => ({ name }));
+  const tags = [...new Set(OPERATIONS.map((route) => route.tag))].map((name) => ({ name }));
   const document: JsonObject = {
     openapi: '3.1.0',
     info: {

@@ -1,6 +1,8 @@
 // GET /v2/openapi.json: the OpenAPI document, built on the first request (not at start-up: tests start
 // many servers) and kept as JSON text. No credentials.
+import { service } from '@threadwork/shared/operations';
 import type { FastifyInstance } from 'fastify';
+import { route } from '../route.ts';
 
 let documentText: string | undefined;
 
@@ -14,7 +16,7 @@ async function documentJson(): Promise<string> {
 }
 
 export async function openApiRoutes(app: FastifyInstance): Promise<void> {
-  app.get('/v2/openapi.json', async (_request, reply) =>
+  route(app, service.openApiDocument, async ({ reply }) =>
     reply
       .code(200)
       .type('application/json; charset=utf-8')

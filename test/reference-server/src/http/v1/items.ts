@@ -1,15 +1,8 @@
-// v1 items: the legacy face of the tasks domain. Each route validates with the shared v1 schema, calls
+// v1 items: the legacy face of the tasks domain. Each route (read with its declared v1 schemas) calls
 // the tasks domain (which records the same events as v2, so v1 hooks and v2 webhooks both fire) and
 // answers bare JSON: an array of Items, `{ id }` or `{ success: true }`. Item ids are v2 task ids.
-import {
-  V1AssignRequest,
-  V1CreateFromEmailRequest,
-  V1CreateItemRequest,
-  V1ItemIdRequest,
-  V1ListItemsQuery,
-  V1MoveRequest,
-} from '@threadwork/shared/schemas';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { v1 } from '@threadwork/shared/operations';
+import type { FastifyInstance } from 'fastify';
 import type { Executor } from '../../db/executor.ts';
 import { ServiceError } from '../../domain/errors.ts';
 import {
@@ -24,9 +17,8 @@ import {
 import { listAllTasks } from '../../domain/tasks/queries.ts';
 import { toV1Item } from '../../domain/tasks/view.ts';
 import { runInTransaction } from '../../domain/transaction.ts';
-import { v1Guard } from '../guards.ts';
-import { principalOf } from '../request-state.ts';
-import { parseRequest, type ValidationDetail } from '../validate.ts';
+import { route } from '../route.ts';
+import type { ValidationDetail } from '../validate.ts';
 
 const SUCCESS = { success: true } as const;
 
@@ -68,90 +60,69 @@ async function inV1Terms<T>(work: () => Promise<T>): Promise<T> {
 
 export async function v1ItemRoutes(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
-  // Each route needs the scope of the v2 operation it matches (docs/scopes-and-keys.md).
-  const reads = v1Guard('tasks.read');
-  const writes = v1Guard('tasks.write');
-  // As v2's POST /tasks with thread_id: the task is built from the thread.
-  const fromEmail = v1Guard('tasks.write', 'email.metadata.read');
 
-  /** Runs one task write in its own transaction, as the calling user, locking the rows it decides on. */
-  const write = <T>(
-    request: FastifyRequest,
-    work: (tx: Executor, userId: string, now: Date) => Promise<T>,
-  ) => {
-    const userId = principalOf(request).userId;
-    return inV1Terms(() => runInTransaction(ctx, (tx) => work(tx, userId, ctx.now()), 'rows'));
-  };
+  /** Runs one task write in its own transaction, locking the rows it decides on. */
+  const write = <T>(work: (tx: Executor, now: Date) => Promise<T>) =>
+    inV1Terms(() => runInTransaction(ctx, (tx) => work(tx, ctx.now()), 'rows'));
 
   // Archived tasks are left out; completed ones are listed. Board scope: list by list, top to bottom.
-  app.get('/items', { preHandler: reads }, async (request, reply) => {
-    const { boardId, listId } = parseRequest(V1ListItemsQuery, request.query, 'query');
-    const userId = principalOf(request).userId;
-    const tasks = await listAllTasks(ctx.db, userId, { list_id: listId, board_id: boardId });
-    return reply.code(200).send(tasks.map(toV1Item));
-  });
+  route(app, v1.items, async ({ userId, query: { boardId, listId } }) =>
+    (await listAllTasks(ctx.db, userId, { list_id: listId, board_id: boardId })).map(toV1Item),
+  );
 
-  app.post('/items', { preHandler: writes }, async (request, reply) => {
-    const input = parseRequest(V1CreateItemRequest, request.body, 'body');
-    const task = await write(request, (tx, userId, now) =>
-      createTask(
-        tx,
-        userId,
-        { list_id: input.listId, title: input.title, notes: input.notes, due_at: input.dueDate },
-        now,
-      ),
-    );
-    return reply.code(200).send({ id: task.id });
+  route(app, v1.createItem, async ({ userId, body }) => {
+    const newTask: NewTask = {
+      list_id: body.listId,
+      title: body.title,
+      notes: body.notes,
+      due_at: body.dueDate,
+    };
+    const task = await write((tx, now) => createTask(tx, userId, newTask, now));
+    return { id: task.id };
   });
 
   // The title is the thread's subject (listItem.title is ignored); the thread is linked, and messageId
   // must be one of its messages (404 otherwise); archive removes INBOX from the thread.
-  app.post('/items/createFromEmail', { preHandler: fromEmail }, async (request, reply) => {
-    const input = parseRequest(V1CreateFromEmailRequest, request.body, 'body');
+  route(app, v1.createFromEmail, async ({ userId, body }) => {
     const newTask: NewTask = {
-      list_id: input.listId,
-      thread_id: input.threadId,
-      message_id: input.messageId,
-      archive: input.archive,
-      content_type: input.listItem?.contentType,
-      due_at: input.dueDate,
+      list_id: body.listId,
+      thread_id: body.threadId,
+      message_id: body.messageId,
+      archive: body.archive,
+      content_type: body.listItem?.contentType,
+      due_at: body.dueDate,
     };
-    const task = await write(request, (tx, userId, now) => createTask(tx, userId, newTask, now));
-    return reply.code(200).send({ id: task.id });
+    const task = await write((tx, now) => createTask(tx, userId, newTask, now));
+    return { id: task.id };
   });
 
-  app.post('/items/markComplete', { preHandler: writes }, async (request, reply) => {
-    const { itemId } = parseRequest(V1ItemIdRequest, request.body, 'body');
-    await write(request, (tx, userId, now) => completeTask(tx, userId, itemId, now));
-    return reply.code(200).send(SUCCESS);
+  route(app, v1.markComplete, async ({ userId, body }) => {
+    await write((tx, now) => completeTask(tx, userId, body.itemId, now));
+    return SUCCESS;
   });
 
-  app.post('/items/markIncomplete', { preHandler: writes }, async (request, reply) => {
-    const { itemId } = parseRequest(V1ItemIdRequest, request.body, 'body');
-    await write(request, (tx, userId, now) => uncompleteTask(tx, userId, itemId, now));
-    return reply.code(200).send(SUCCESS);
+  route(app, v1.markIncomplete, async ({ userId, body }) => {
+    await write((tx, now) => uncompleteTask(tx, userId, body.itemId, now));
+    return SUCCESS;
   });
 
   // An assignee who is not a member of the board is a 400 validation_error on assigneeEmail, not a 404:
   // the item itself was found, and the answer is the same whether or not an account has that email,
   // so it reveals no one's existence.
-  app.post('/items/assignTask', { preHandler: writes }, async (request, reply) => {
-    const { itemId, assigneeEmail } = parseRequest(V1AssignRequest, request.body, 'body');
-    await write(request, (tx, userId, now) => assignTask(tx, userId, itemId, assigneeEmail, now));
-    return reply.code(200).send(SUCCESS);
+  route(app, v1.assignTask, async ({ userId, body }) => {
+    await write((tx, now) => assignTask(tx, userId, body.itemId, body.assigneeEmail, now));
+    return SUCCESS;
   });
 
   // assigneeEmail must be the member the item is assigned to (400 on assigneeEmail otherwise).
-  app.post('/items/unassignTask', { preHandler: writes }, async (request, reply) => {
-    const { itemId, assigneeEmail } = parseRequest(V1AssignRequest, request.body, 'body');
-    await write(request, (tx, userId, now) => unassignTask(tx, userId, itemId, assigneeEmail, now));
-    return reply.code(200).send(SUCCESS);
+  route(app, v1.unassignTask, async ({ userId, body }) => {
+    await write((tx, now) => unassignTask(tx, userId, body.itemId, body.assigneeEmail, now));
+    return SUCCESS;
   });
 
   // The user must see both the item and the destination list (404 otherwise); it lands at the top.
-  app.post('/items/moveTaskToList', { preHandler: writes }, async (request, reply) => {
-    const { itemId, listId } = parseRequest(V1MoveRequest, request.body, 'body');
-    await write(request, (tx, userId, now) => moveTask(tx, userId, itemId, { list_id: listId }, now));
-    return reply.code(200).send(SUCCESS);
+  route(app, v1.moveTaskToList, async ({ userId, body }) => {
+    await write((tx, now) => moveTask(tx, userId, body.itemId, { list_id: body.listId }, now));
+    return SUCCESS;
   });
 }

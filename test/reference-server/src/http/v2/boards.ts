@@ -1,9 +1,4 @@
-import {
-  CreateBoardRequest,
-  ListBoardsQuery,
-  PaginationQuery,
-  UpdateBoardRequest,
-} from '@threadwork/shared/schemas';
+import { boards } from '@threadwork/shared/operations';
 import type { FastifyInstance } from 'fastify';
 import {
   createSharedBoard,
@@ -14,70 +9,37 @@ import {
   renameBoard,
 } from '../../domain/boards.ts';
 import { runInTransaction } from '../../domain/transaction.ts';
-import { ok } from '../envelope.ts';
-import { v2Guard } from '../guards.ts';
-import { principalOf } from '../request-state.ts';
-import { parseRequest } from '../validate.ts';
-import { presentBoard } from './present.ts';
-
-const ListBoardsPageQuery = PaginationQuery.extend(ListBoardsQuery.shape);
+import { route } from '../route.ts';
+import { presentBoard, presentPage } from './present.ts';
 
 export async function boardRoutes(app: FastifyInstance): Promise<void> {
-  app.get('/boards', { preHandler: v2Guard('boards.read') }, async (request, reply) => {
-    const { team_id, ...page } = parseRequest(ListBoardsPageQuery, request.query, 'query');
-    const result = await listTeamBoards(app.ctx.db, principalOf(request).userId, team_id, page);
-    return ok(reply, result.items.map(presentBoard), result.pagination);
-  });
+  const { ctx } = app;
 
-  app.get('/personal-boards', { preHandler: v2Guard('boards.read') }, async (request, reply) => {
-    const page = parseRequest(PaginationQuery, request.query, 'query');
-    const result = await listPersonalBoards(app.ctx.db, principalOf(request).userId, page);
-    return ok(reply, result.items.map(presentBoard), result.pagination);
-  });
-
-  app.post('/boards', { preHandler: v2Guard('boards.write') }, async (request, reply) => {
-    const input = parseRequest(CreateBoardRequest, request.body, 'body');
-    const userId = principalOf(request).userId;
-    const board = await runInTransaction(
-      app.ctx,
-      (trx) => createSharedBoard(trx, userId, input, app.ctx.now()),
-      'rows',
-    );
-    return ok(reply, presentBoard(board));
-  });
-
-  app.get<{ Params: { id: string } }>(
-    '/boards/:id',
-    { preHandler: v2Guard('boards.read') },
-    async (request, reply) => {
-      const board = await getBoard(app.ctx.db, principalOf(request).userId, request.params.id);
-      return ok(reply, presentBoard(board));
-    },
+  route(app, boards.list, async ({ userId, query: { team_id, ...page } }) =>
+    presentPage(await listTeamBoards(ctx.db, userId, team_id, page), presentBoard),
   );
 
-  app.patch<{ Params: { id: string } }>(
-    '/boards/:id',
-    { preHandler: v2Guard('boards.write') },
-    async (request, reply) => {
-      const { name } = parseRequest(UpdateBoardRequest, request.body, 'body');
-      const userId = principalOf(request).userId;
-      const board = await runInTransaction(
-        app.ctx,
-        (trx) => renameBoard(trx, userId, request.params.id, name),
-        'rows',
-      );
-      return ok(reply, presentBoard(board));
-    },
+  route(app, boards.listPersonal, async ({ userId, query }) =>
+    presentPage(await listPersonalBoards(ctx.db, userId, query), presentBoard),
   );
 
-  app.get<{ Params: { id: string } }>(
-    '/boards/:id/members',
-    { preHandler: v2Guard('boards.read') },
-    async (request, reply) => {
-      const page = parseRequest(PaginationQuery, request.query, 'query');
-      const userId = principalOf(request).userId;
-      const result = await listBoardMembers(app.ctx.db, userId, request.params.id, page);
-      return ok(reply, result.items, result.pagination);
-    },
+  route(app, boards.create, async ({ userId, body }) =>
+    presentBoard(
+      await runInTransaction(ctx, (trx) => createSharedBoard(trx, userId, body, ctx.now()), 'rows'),
+    ),
+  );
+
+  route(app, boards.get, async ({ userId, params }) =>
+    presentBoard(await getBoard(ctx.db, userId, params.id)),
+  );
+
+  route(app, boards.update, async ({ userId, params, body }) =>
+    presentBoard(
+      await runInTransaction(ctx, (trx) => renameBoard(trx, userId, params.id, body.name), 'rows'),
+    ),
+  );
+
+  route(app, boards.members, ({ userId, params, query }) =>
+    listBoardMembers(ctx.db, userId, params.id, query),
   );
 }

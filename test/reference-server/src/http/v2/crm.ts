@@ -1,10 +1,4 @@
-import {
-  CreateCompanyRequest,
-  CreateContactRequest,
-  SearchCrmQuery,
-  UpdateCompanyRequest,
-  UpdateContactRequest,
-} from '@threadwork/shared/schemas';
+import { companies, contacts } from '@threadwork/shared/operations';
 import type { FastifyInstance } from 'fastify';
 import type { Executor } from '../../db/executor.ts';
 import {
@@ -18,65 +12,35 @@ import {
   updateContact,
 } from '../../domain/crm.ts';
 import { runInTransaction } from '../../domain/transaction.ts';
-import { ok } from '../envelope.ts';
-import { v2Guard } from '../guards.ts';
-import { principalOf } from '../request-state.ts';
-import { parseRequest } from '../validate.ts';
-
-type ById = { Params: { id: string } };
+import { route } from '../route.ts';
 
 /** Contacts and companies: `team_id` is required to search, and both are gated like every team resource. */
 export async function crmRoutes(app: FastifyInstance): Promise<void> {
-  const read = v2Guard('crm.read');
-  const write = v2Guard('crm.write');
+  const { ctx } = app;
   // A create of a contact locks its team's row (crm.ts); the others decide on nothing another write changes.
-  const inTransaction = <T>(work: (tx: Executor) => Promise<T>) => runInTransaction(app.ctx, work, 'rows');
+  const inTransaction = <T>(work: (tx: Executor) => Promise<T>) => runInTransaction(ctx, work, 'rows');
 
-  app.get('/contacts', { preHandler: read }, async (request, reply) => {
-    const query = parseRequest(SearchCrmQuery, request.query, 'query');
-    const result = await searchContacts(app.ctx.db, principalOf(request).userId, query);
-    return ok(reply, result.items, result.pagination);
-  });
+  route(app, contacts.list, ({ userId, query }) => searchContacts(ctx.db, userId, query));
 
-  app.post('/contacts', { preHandler: write }, async (request, reply) => {
-    const input = parseRequest(CreateContactRequest, request.body, 'body');
-    const userId = principalOf(request).userId;
-    const contact = await inTransaction((tx) => createContact(tx, userId, input, app.ctx.now()));
-    return ok(reply, contact);
-  });
-
-  app.get<ById>('/contacts/:id', { preHandler: read }, async (request, reply) =>
-    ok(reply, await getContact(app.ctx.db, principalOf(request).userId, request.params.id)),
+  route(app, contacts.create, ({ userId, body }) =>
+    inTransaction((tx) => createContact(tx, userId, body, ctx.now())),
   );
 
-  app.patch<ById>('/contacts/:id', { preHandler: write }, async (request, reply) => {
-    const patch = parseRequest(UpdateContactRequest, request.body, 'body');
-    const userId = principalOf(request).userId;
-    const contact = await inTransaction((tx) => updateContact(tx, userId, request.params.id, patch));
-    return ok(reply, contact);
-  });
+  route(app, contacts.get, ({ userId, params }) => getContact(ctx.db, userId, params.id));
 
-  app.get('/companies', { preHandler: read }, async (request, reply) => {
-    const query = parseRequest(SearchCrmQuery, request.query, 'query');
-    const result = await searchCompanies(app.ctx.db, principalOf(request).userId, query);
-    return ok(reply, result.items, result.pagination);
-  });
-
-  app.post('/companies', { preHandler: write }, async (request, reply) => {
-    const input = parseRequest(CreateCompanyRequest, request.body, 'body');
-    const userId = principalOf(request).userId;
-    const company = await inTransaction((tx) => createCompany(tx, userId, input, app.ctx.now()));
-    return ok(reply, company);
-  });
-
-  app.get<ById>('/companies/:id', { preHandler: read }, async (request, reply) =>
-    ok(reply, await getCompany(app.ctx.db, principalOf(request).userId, request.params.id)),
+  route(app, contacts.update, ({ userId, params, body }) =>
+    inTransaction((tx) => updateContact(tx, userId, params.id, body)),
   );
 
-  app.patch<ById>('/companies/:id', { preHandler: write }, async (request, reply) => {
-    const patch = parseRequest(UpdateCompanyRequest, request.body, 'body');
-    const userId = principalOf(request).userId;
-    const company = await inTransaction((tx) => updateCompany(tx, userId, request.params.id, patch));
-    return ok(reply, company);
-  });
+  route(app, companies.list, ({ userId, query }) => searchCompanies(ctx.db, userId, query));
+
+  route(app, companies.create, ({ userId, body }) =>
+    inTransaction((tx) => createCompany(tx, userId, body, ctx.now())),
+  );
+
+  route(app, companies.get, ({ userId, params }) => getCompany(ctx.db, userId, params.id));
+
+  route(app, companies.update, ({ userId, params, body }) =>
+    inTransaction((tx) => updateCompany(tx, userId, params.id, body)),
+  );
 }

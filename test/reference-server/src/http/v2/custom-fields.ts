@@ -1,8 +1,4 @@
-import {
-  CreateCustomFieldRequest,
-  PaginationQuery,
-  UpdateCustomFieldRequest,
-} from '@threadwork/shared/schemas';
+import { customFields } from '@threadwork/shared/operations';
 import type { FastifyInstance } from 'fastify';
 import {
   createCustomField,
@@ -11,53 +7,24 @@ import {
   updateCustomField,
 } from '../../domain/custom-fields.ts';
 import { runInTransaction } from '../../domain/transaction.ts';
-import { ok } from '../envelope.ts';
-import { v2Guard } from '../guards.ts';
-import { principalOf } from '../request-state.ts';
-import { parseRequest } from '../validate.ts';
-
-type WithId = { Params: { id: string } };
+import { route } from '../route.ts';
 
 export async function customFieldRoutes(app: FastifyInstance): Promise<void> {
   const { ctx } = app;
 
-  app.get<WithId>(
-    '/boards/:id/custom-fields',
-    { preHandler: v2Guard('customfields.read') },
-    async (request, reply) => {
-      const page = parseRequest(PaginationQuery, request.query, 'query');
-      const result = await listBoardFields(ctx.db, principalOf(request).userId, request.params.id, page);
-      return ok(reply, result.items, result.pagination);
-    },
+  route(app, customFields.list, ({ userId, params, query }) =>
+    listBoardFields(ctx.db, userId, params.id, query),
   );
 
-  app.post<WithId>(
-    '/boards/:id/custom-fields',
-    { preHandler: v2Guard('customfields.write') },
-    async (request, reply) => {
-      const input = parseRequest(CreateCustomFieldRequest, request.body, 'body');
-      const userId = principalOf(request).userId;
-      const field = await runInTransaction(
-        ctx,
-        (tx) => createCustomField(tx, userId, request.params.id, input),
-        'rows',
-      );
-      return ok(reply, field);
-    },
+  route(app, customFields.create, ({ userId, params, body }) =>
+    runInTransaction(ctx, (tx) => createCustomField(tx, userId, params.id, body), 'rows'),
   );
 
-  app.patch<WithId>(
-    '/custom-fields/:id',
-    { preHandler: v2Guard('customfields.write') },
-    async (request, reply) => {
-      const patch = parseRequest(UpdateCustomFieldRequest, request.body, 'body');
-      const userId = principalOf(request).userId;
-      const field = await runInTransaction(
-        ctx,
-        (tx) => updateCustomField(tx, userId, request.params.id, patch, ctx.now()),
-        fieldUpdateLocking(patch),
-      );
-      return ok(reply, field);
-    },
+  route(app, customFields.update, ({ userId, params, body }) =>
+    runInTransaction(
+      ctx,
+      (tx) => updateCustomField(tx, userId, params.id, body, ctx.now()),
+      fieldUpdateLocking(body),
+    ),
   );
 }

@@ -2,6 +2,7 @@
 import type { Board, List, Me, Team } from '@threadwork/shared/schemas';
 import type { BoardRecord } from '../../domain/boards.ts';
 import type { ListRecord } from '../../domain/lists.ts';
+import type { Page } from '../../domain/pagination.ts';
 import type { Principal } from '../../domain/principal.ts';
 import type { TeamRecord } from '../../domain/teams.ts';
 
@@ -31,4 +32,9 @@ export function presentBoard(board: BoardRecord): Board {
 
 export function presentList(list: ListRecord): List {
   return { id: list.id, name: list.name, board_id: list.board_id };
+}
+
+/** A page of records, each shown as `present` shows it. */
+export function presentPage<R, T>(page: Page<R>, present: (record: R) => T): Page<T> {
+  return { items: page.items.map(present), pagination: page.pagination };
 }

@@ -1,9 +1,4 @@
-import {
-  CreateWebhookRequest,
-  ListDeliveriesQuery,
-  PaginationQuery,
-  UpdateWebhookRequest,
-} from '@threadwork/shared/schemas';
+import { webhooks } from '@threadwork/shared/operations';
 import type { FastifyInstance } from 'fastify';
 import type { Executor } from '../../db/executor.ts';
 import { runInTransaction } from '../../domain/transaction.ts';
@@ -19,83 +14,46 @@ import {
   sendTestEvent,
   updateSubscription,
 } from '../../domain/webhooks.ts';
-import { ok } from '../envelope.ts';
-import { v2Guard } from '../guards.ts';
-import { principalOf } from '../request-state.ts';
-import { parseRequest } from '../validate.ts';
-
-type ById = { Params: { id: string } };
+import { route } from '../route.ts';
 
 export async function webhookRoutes(app: FastifyInstance): Promise<void> {
-  const guard = v2Guard('webhooks.manage');
+  const { ctx } = app;
   // Each locks what it reads to decide (its subscription), or decides on nothing it reads (docs/postgresql.md).
-  const inTransaction = <T>(work: (tx: Executor) => Promise<T>) => runInTransaction(app.ctx, work, 'rows');
+  const inTransaction = <T>(work: (tx: Executor) => Promise<T>) => runInTransaction(ctx, work, 'rows');
   // The resolving part of the target rule runs before the transaction: no write waits on DNS.
-  const checkTarget = (url: string) => checkWebhookTarget(url, app.ctx.targets, 'target_url');
+  const checkTarget = (url: string) => checkWebhookTarget(url, ctx.targets, 'target_url');
 
-  app.post('/webhooks/subscriptions', { preHandler: guard }, async (request, reply) => {
-    const input = parseRequest(CreateWebhookRequest, request.body, 'body');
-    await checkTarget(input.target_url);
-    const subscriber = principalOf(request);
-    const created = await inTransaction((tx) =>
-      createSubscription(tx, subscriber, input, app.ctx.targets, app.ctx.now()),
-    );
-    return ok(reply, created);
+  route(app, webhooks.create, async ({ principal, body }) => {
+    await checkTarget(body.target_url);
+    return inTransaction((tx) => createSubscription(tx, principal, body, ctx.targets, ctx.now()));
   });
 
-  app.get('/webhooks/subscriptions', { preHandler: guard }, async (request, reply) => {
-    const page = parseRequest(PaginationQuery, request.query, 'query');
-    const result = await listSubscriptions(app.ctx.db, principalOf(request).userId, page);
-    return ok(reply, result.items, result.pagination);
+  route(app, webhooks.list, ({ userId, query }) => listSubscriptions(ctx.db, userId, query));
+
+  route(app, webhooks.get, ({ userId, params }) => getSubscription(ctx.db, userId, params.id));
+
+  route(app, webhooks.update, async ({ principal, params, body }) => {
+    if (body.target_url !== undefined) await checkTarget(body.target_url);
+    return inTransaction((tx) => updateSubscription(tx, principal, params.id, body, ctx.targets));
   });
 
-  app.get<ById>('/webhooks/subscriptions/:id', { preHandler: guard }, async (request, reply) =>
-    ok(reply, await getSubscription(app.ctx.db, principalOf(request).userId, request.params.id)),
+  route(app, webhooks.delete, ({ userId, params }) =>
+    inTransaction((tx) => deleteSubscription(tx, userId, params.id)),
   );
 
-  app.patch<ById>('/webhooks/subscriptions/:id', { preHandler: guard }, async (request, reply) => {
-    const patch = parseRequest(UpdateWebhookRequest, request.body, 'body');
-    if (patch.target_url !== undefined) await checkTarget(patch.target_url);
-    const subscriber = principalOf(request);
-    const updated = await inTransaction((tx) =>
-      updateSubscription(tx, subscriber, request.params.id, patch, app.ctx.targets),
-    );
-    return ok(reply, updated);
-  });
-
-  app.delete<ById>('/webhooks/subscriptions/:id', { preHandler: guard }, async (request, reply) => {
-    const userId = principalOf(request).userId;
-    const deleted = await inTransaction((tx) => deleteSubscription(tx, userId, request.params.id));
-    return ok(reply, deleted);
-  });
-
-  app.post<ById>('/webhooks/subscriptions/:id/test', { preHandler: guard }, async (request, reply) => {
-    const userId = principalOf(request).userId;
-    const delivery = await inTransaction((tx) => sendTestEvent(tx, userId, request.params.id, app.ctx.now()));
-    return ok(reply, delivery);
-  });
-
-  app.post<ById>(
-    '/webhooks/subscriptions/:id/rotate-secret',
-    { preHandler: guard },
-    async (request, reply) => {
-      const userId = principalOf(request).userId;
-      const rotated = await inTransaction((tx) => rotateSecret(tx, userId, request.params.id, app.ctx.now()));
-      return ok(reply, rotated);
-    },
+  route(app, webhooks.test, ({ userId, params }) =>
+    inTransaction((tx) => sendTestEvent(tx, userId, params.id, ctx.now())),
   );
 
-  app.get<ById>('/webhooks/subscriptions/:id/deliveries', { preHandler: guard }, async (request, reply) => {
-    const query = parseRequest(ListDeliveriesQuery, request.query, 'query');
-    const result = await listDeliveries(app.ctx.db, principalOf(request).userId, request.params.id, query);
-    return ok(reply, result.items, result.pagination);
-  });
+  route(app, webhooks.rotateSecret, ({ userId, params }) =>
+    inTransaction((tx) => rotateSecret(tx, userId, params.id, ctx.now())),
+  );
 
-  app.post<ById>('/webhooks/deliveries/:id/replay', { preHandler: guard }, async (request, reply) => {
-    const userId = principalOf(request).userId;
-    const delivery = await inTransaction((tx) =>
-      replayDelivery(tx, userId, request.params.id, app.ctx.now()),
-    );
-    return ok(reply, delivery);
-  });
+  route(app, webhooks.listDeliveries, ({ userId, params, query }) =>
+    listDeliveries(ctx.db, userId, params.id, query),
+  );
+
+  route(app, webhooks.replayDelivery, ({ userId, params }) =>
+    inTransaction((tx) => replayDelivery(tx, userId, params.id, ctx.now())),
+  );
 }

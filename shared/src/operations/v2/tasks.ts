@@ -1,7 +1,7 @@
-// What the OpenAPI document says about the routes of `tasks.ts`: one entry per route, beside it.
+// Tasks: the work items on a board's lists.
+import { Deleted } from '../../schemas/common.ts';
 import {
   CreateTaskRequest,
-  Deleted,
   LinkThreadRequest,
   LinkThreadResult,
   ListTasksQuery,
@@ -10,11 +10,11 @@ import {
   ReorderTaskRequest,
   Task,
   UpdateTaskRequest,
-} from '@threadwork/shared/schemas';
-import { GATED, id, MAILBOX, type RouteEntry, TASK_DATA } from '../openapi/entry.ts';
+} from '../../schemas/v2/tasks.ts';
+import { ID, MAILBOX, operation, TASK_DATA } from '../operation.ts';
 
-export const TASKS_ROUTES: readonly RouteEntry[] = [
-  {
+export const tasks = {
+  list: operation({
     method: 'GET',
     path: '/v2/tasks',
     operationId: 'listTasks',
@@ -23,87 +23,83 @@ export const TASKS_ROUTES: readonly RouteEntry[] = [
     description:
       'Exactly one of `list_id` or `board_id`. Tasks come in list order (top first; a board lists list by ' +
       'list). Completed tasks are listed too unless `completed=false`; archived and deleted tasks are not.',
-    auth: 'v2',
     scopes: ['tasks.read'],
     query: ListTasksQuery,
     page: Task,
-    errors: GATED,
-  },
-  {
+    gated: true,
+  }),
+  create: operation({
     method: 'POST',
     path: '/v2/tasks',
     operationId: 'createTask',
     tag: 'Tasks',
     summary: 'Create a task, plain or from a mailbox thread',
     description:
-      'Sending `thread_id` also needs the scope email.metadata.read (a 403 naming it otherwise): the task is ' +
-      'built from the thread (title defaults to its subject, cut to 1,024 characters), the thread is linked, and `archive: true` ' +
-      'takes it out of the Inbox. Placement: `after_task_id` wins over `position`; the default is the top of ' +
-      'the list. ' +
+      'With `thread_id` the task is built from the thread (title defaults to its subject, cut to 1,024 ' +
+      'characters), the thread is linked, and `archive: true` takes it out of the Inbox. Placement: ' +
+      '`after_task_id` wins over `position`; the default is the top of the list. ' +
       TASK_DATA,
-    auth: 'v2',
     scopes: ['tasks.write'],
+    scopesWhenSent: [{ in: 'body', field: 'thread_id', scope: 'email.metadata.read' }],
     body: CreateTaskRequest,
     data: Task,
-    errors: [...GATED, ...MAILBOX],
-  },
-  {
+    gated: true,
+    errors: MAILBOX,
+  }),
+  get: operation({
     method: 'GET',
     path: '/v2/tasks/{id}',
     operationId: 'getTask',
     tag: 'Tasks',
     summary: 'Get a task',
     description: 'An archived task can still be read here; a deleted one is a 404.',
-    auth: 'v2',
     scopes: ['tasks.read'],
-    pathParams: id.task,
+    pathParams: ID.task,
     data: Task,
-    errors: GATED,
-  },
-  {
+    gated: true,
+  }),
+  update: operation({
     method: 'PATCH',
     path: '/v2/tasks/{id}',
     operationId: 'updateTask',
     tag: 'Tasks',
     summary: 'Set a task’s shade or custom-field values',
     description:
-      'Sending `custom_fields` also needs the scope customfields.write. Only the fields named change; a ' +
-      'value of `[]` or null clears that one field. Setting an AI-managed field is a 400. ' +
+      'Only the custom fields named change; a value of `[]` or null clears that one field. Setting an ' +
+      'AI-managed field is a 400. ' +
       TASK_DATA,
-    auth: 'v2',
     scopes: ['tasks.write'],
-    pathParams: id.task,
+    scopesWhenSent: [{ in: 'body', field: 'custom_fields', scope: 'customfields.write' }],
+    pathParams: ID.task,
     body: UpdateTaskRequest,
     data: Task,
-    errors: GATED,
-  },
-  {
+    gated: true,
+  }),
+  delete: operation({
     method: 'DELETE',
     path: '/v2/tasks/{id}',
     operationId: 'deleteTask',
     tag: 'Tasks',
     summary: 'Delete a task',
     description: 'The task is gone: later reads are 404. Fires task.deleted (with the task as it was).',
-    auth: 'v2',
     scopes: ['tasks.write'],
-    pathParams: id.task,
+    pathParams: ID.task,
     data: Deleted,
-    errors: GATED,
-  },
-  {
+    gated: true,
+  }),
+  complete: operation({
     method: 'POST',
     path: '/v2/tasks/{id}/complete',
     operationId: 'completeTask',
     tag: 'Tasks',
     summary: 'Mark a task complete',
     description: `Completing a completed task changes nothing. ${TASK_DATA}`,
-    auth: 'v2',
     scopes: ['tasks.write'],
-    pathParams: id.task,
+    pathParams: ID.task,
     data: Task,
-    errors: GATED,
-  },
-  {
+    gated: true,
+  }),
+  move: operation({
     method: 'POST',
     path: '/v2/tasks/{id}/move',
     operationId: 'moveTask',
@@ -112,14 +108,13 @@ export const TASKS_ROUTES: readonly RouteEntry[] = [
     description:
       'A move to the list the task is already on is a no-op. Placement as on create (default top). The ' +
       `destination must be a list the caller may see (404 otherwise). ${TASK_DATA}`,
-    auth: 'v2',
     scopes: ['tasks.write'],
-    pathParams: id.task,
+    pathParams: ID.task,
     body: MoveTaskRequest,
     data: Task,
-    errors: GATED,
-  },
-  {
+    gated: true,
+  }),
+  reorder: operation({
     method: 'POST',
     path: '/v2/tasks/{id}/reorder',
     operationId: 'reorderTask',
@@ -129,38 +124,36 @@ export const TASKS_ROUTES: readonly RouteEntry[] = [
       'The anchor `after_task_id` wins over `position`. The answer reports where the task actually landed. ' +
       '`persisted` is true whenever the task stands where it was asked to go afterwards, including when it ' +
       'already stood there (nothing is written then); false would mean it does not, so re-read and retry.',
-    auth: 'v2',
     scopes: ['tasks.write'],
-    pathParams: id.task,
+    pathParams: ID.task,
     body: ReorderTaskRequest,
     data: ReorderResult,
-    errors: GATED,
-  },
-  {
+    gated: true,
+  }),
+  linkThread: operation({
     method: 'POST',
     path: '/v2/tasks/{id}/threads',
     operationId: 'linkThread',
     tag: 'Tasks',
     summary: 'Link a mailbox thread to a task',
     description: 'Linking a thread already on the task is a no-op. The answer lists every linked thread id.',
-    auth: 'v2',
     scopes: ['tasks.write', 'email.metadata.read'],
-    pathParams: id.task,
+    pathParams: ID.task,
     body: LinkThreadRequest,
     data: LinkThreadResult,
-    errors: [...GATED, ...MAILBOX],
-  },
-  {
+    gated: true,
+    errors: MAILBOX,
+  }),
+  archive: operation({
     method: 'POST',
     path: '/v2/tasks/{id}/archive',
     operationId: 'archiveTask',
     tag: 'Tasks',
     summary: 'Archive a task',
     description: `An archived task leaves its list's listing but can still be read by id. ${TASK_DATA}`,
-    auth: 'v2',
     scopes: ['tasks.write'],
-    pathParams: id.task,
+    pathParams: ID.task,
     data: Task,
-    errors: GATED,
-  },
-];
+    gated: true,
+  }),
+};

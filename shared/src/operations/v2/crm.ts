@@ -1,4 +1,5 @@
-// What the OpenAPI document says about the routes of `crm.ts`: one entry per route, beside it.
+// The CRM: a team's contacts and companies. `team_id` is required to search, and both are gated like every
+// team resource.
 import {
   Company,
   Contact,
@@ -7,24 +8,23 @@ import {
   SearchCrmQuery,
   UpdateCompanyRequest,
   UpdateContactRequest,
-} from '@threadwork/shared/schemas';
-import { GATED, id, type RouteEntry } from '../openapi/entry.ts';
+} from '../../schemas/v2/crm.ts';
+import { ID, operation } from '../operation.ts';
 
-export const CRM_ROUTES: readonly RouteEntry[] = [
-  {
+export const contacts = {
+  list: operation({
     method: 'GET',
     path: '/v2/contacts',
     operationId: 'searchContacts',
     tag: 'CRM',
     summary: 'Search a team’s contacts',
     description: '`team_id` is required; `q` matches names, emails and company names.',
-    auth: 'v2',
     scopes: ['crm.read'],
     query: SearchCrmQuery,
     page: Contact,
-    errors: GATED,
-  },
-  {
+    gated: true,
+  }),
+  create: operation({
     method: 'POST',
     path: '/v2/contacts',
     operationId: 'createContact',
@@ -33,85 +33,81 @@ export const CRM_ROUTES: readonly RouteEntry[] = [
     description:
       '`company_id` links an existing company; otherwise `company_name` finds or creates one by name; with ' +
       'neither, the team’s default company is used.',
-    auth: 'v2',
     scopes: ['crm.write'],
     body: CreateContactRequest,
     data: Contact,
-    errors: GATED,
-  },
-  {
+    gated: true,
+  }),
+  get: operation({
     method: 'GET',
     path: '/v2/contacts/{id}',
     operationId: 'getContact',
     tag: 'CRM',
     summary: 'Get a contact',
-    auth: 'v2',
     scopes: ['crm.read'],
-    pathParams: id.contact,
+    pathParams: ID.contact,
     data: Contact,
-    errors: GATED,
-  },
-  {
+    gated: true,
+  }),
+  update: operation({
     method: 'PATCH',
     path: '/v2/contacts/{id}',
     operationId: 'updateContact',
     tag: 'CRM',
     summary: 'Update a contact',
-    auth: 'v2',
     scopes: ['crm.write'],
-    pathParams: id.contact,
+    pathParams: ID.contact,
     body: UpdateContactRequest,
     data: Contact,
-    errors: GATED,
-  },
-  {
+    gated: true,
+  }),
+};
+
+export const companies = {
+  list: operation({
     method: 'GET',
     path: '/v2/companies',
     operationId: 'searchCompanies',
     tag: 'CRM',
     summary: 'Search a team’s companies',
     description: '`team_id` is required.',
-    auth: 'v2',
     scopes: ['crm.read'],
     query: SearchCrmQuery,
     page: Company,
-    errors: GATED,
-  },
-  {
+    gated: true,
+  }),
+  create: operation({
     method: 'POST',
     path: '/v2/companies',
     operationId: 'createCompany',
     tag: 'CRM',
     summary: 'Create a company',
-    auth: 'v2',
     scopes: ['crm.write'],
     body: CreateCompanyRequest,
     data: Company,
-    errors: GATED,
-  },
-  {
+    gated: true,
+  }),
+  get: operation({
     method: 'GET',
     path: '/v2/companies/{id}',
     operationId: 'getCompany',
     tag: 'CRM',
     summary: 'Get a company',
-    auth: 'v2',
     scopes: ['crm.read'],
-    pathParams: id.company,
+    pathParams: ID.company,
     data: Company,
-    errors: GATED,
-  },
-  {
+    gated: true,
+  }),
+  update: operation({
     method: 'PATCH',
     path: '/v2/companies/{id}',
     operationId: 'updateCompany',
     tag: 'CRM',
     summary: 'Update a company',
-    auth: 'v2',
     scopes: ['crm.write'],
-    pathParams: id.company,
+    pathParams: ID.company,
     body: UpdateCompanyRequest,
     data: Company,
-    errors: GATED,
-  },
-];
+    gated: true,
+  }),
+};

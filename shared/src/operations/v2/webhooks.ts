@@ -1,19 +1,18 @@
-// What the OpenAPI document says about the routes of `webhooks.ts`: one entry per route, beside it.
+// Webhook subscriptions and their delivery log.
+import { Deleted, PaginationQuery } from '../../schemas/common.ts';
 import {
   CreatedWebhookSubscription,
   CreateWebhookRequest,
-  Deleted,
   ListDeliveriesQuery,
-  PaginationQuery,
   RotatedSecret,
   UpdateWebhookRequest,
   WebhookDelivery,
   WebhookSubscription,
-} from '@threadwork/shared/schemas';
-import { id, type RouteEntry } from '../openapi/entry.ts';
+} from '../../schemas/v2/webhooks.ts';
+import { ID, operation } from '../operation.ts';
 
-export const WEBHOOKS_ROUTES: readonly RouteEntry[] = [
-  {
+export const webhooks = {
+  create: operation({
     method: 'POST',
     path: '/v2/webhooks/subscriptions',
     operationId: 'createWebhook',
@@ -30,34 +29,31 @@ export const WEBHOOKS_ROUTES: readonly RouteEntry[] = [
       'console’s test receiver `/_console/receiver`. The subscription belongs to the key ' +
       'that made it (`key_id`; with a v1 session token, its legacy key): revoking that key disables it ' +
       '(`disabled_reason: key_revoked`). A key revoked while this runs answers 401 and subscribes nothing.',
-    auth: 'v2',
     scopes: ['webhooks.manage'],
     body: CreateWebhookRequest,
     data: CreatedWebhookSubscription,
-  },
-  {
+  }),
+  list: operation({
     method: 'GET',
     path: '/v2/webhooks/subscriptions',
     operationId: 'listWebhooks',
     tag: 'Webhooks',
     summary: 'List the caller’s webhook subscriptions',
-    auth: 'v2',
     scopes: ['webhooks.manage'],
     query: PaginationQuery,
     page: WebhookSubscription,
-  },
-  {
+  }),
+  get: operation({
     method: 'GET',
     path: '/v2/webhooks/subscriptions/{id}',
     operationId: 'getWebhook',
     tag: 'Webhooks',
     summary: 'Get a webhook subscription',
-    auth: 'v2',
     scopes: ['webhooks.manage'],
-    pathParams: id.webhook,
+    pathParams: ID.webhook,
     data: WebhookSubscription,
-  },
-  {
+  }),
+  update: operation({
     method: 'PATCH',
     path: '/v2/webhooks/subscriptions/{id}',
     operationId: 'updateWebhook',
@@ -67,37 +63,34 @@ export const WEBHOOKS_ROUTES: readonly RouteEntry[] = [
       '`status: disabled` pauses delivery (events are still recorded, as suppressed deliveries); ' +
       '`status: active` resumes it and clears the failure streak; a disabled subscription re-enabled so ' +
       'becomes the calling key’s (`key_id`), whatever disabled it. `filters: null` clears the filters.',
-    auth: 'v2',
     scopes: ['webhooks.manage'],
-    pathParams: id.webhook,
+    pathParams: ID.webhook,
     body: UpdateWebhookRequest,
     data: WebhookSubscription,
-  },
-  {
+  }),
+  delete: operation({
     method: 'DELETE',
     path: '/v2/webhooks/subscriptions/{id}',
     operationId: 'deleteWebhook',
     tag: 'Webhooks',
     summary: 'Delete a webhook subscription',
     description: 'Deliveries still owed to it are marked failed and stay in the log.',
-    auth: 'v2',
     scopes: ['webhooks.manage'],
-    pathParams: id.webhook,
+    pathParams: ID.webhook,
     data: Deleted,
-  },
-  {
+  }),
+  test: operation({
     method: 'POST',
     path: '/v2/webhooks/subscriptions/{id}/test',
     operationId: 'testWebhook',
     tag: 'Webhooks',
     summary: 'Send a webhook.test event to this subscription alone',
     description: 'Answers the queued delivery.',
-    auth: 'v2',
     scopes: ['webhooks.manage'],
-    pathParams: id.webhook,
+    pathParams: ID.webhook,
     data: WebhookDelivery,
-  },
-  {
+  }),
+  rotateSecret: operation({
     method: 'POST',
     path: '/v2/webhooks/subscriptions/{id}/rotate-secret',
     operationId: 'rotateWebhookSecret',
@@ -105,12 +98,11 @@ export const WEBHOOKS_ROUTES: readonly RouteEntry[] = [
     summary: 'Rotate the signing secret',
     description:
       'Answers the new secret once. The previous secret keeps signing (a second `v1=`) for 24 hours.',
-    auth: 'v2',
     scopes: ['webhooks.manage'],
-    pathParams: id.webhook,
+    pathParams: ID.webhook,
     data: RotatedSecret,
-  },
-  {
+  }),
+  listDeliveries: operation({
     method: 'GET',
     path: '/v2/webhooks/subscriptions/{id}/deliveries',
     operationId: 'listWebhookDeliveries',
@@ -122,13 +114,12 @@ export const WEBHOOKS_ROUTES: readonly RouteEntry[] = [
       'of the body as UTF-8 text, the request’s signature removed if echoed; both null when no answer ' +
       'came). `suppressed`: recorded while the subscription was disabled, or stopped because another ' +
       'delivery of the same event to it (a retry or a replay) succeeded.',
-    auth: 'v2',
     scopes: ['webhooks.manage'],
-    pathParams: id.webhook,
+    pathParams: ID.webhook,
     query: ListDeliveriesQuery,
     page: WebhookDelivery,
-  },
-  {
+  }),
+  replayDelivery: operation({
     method: 'POST',
     path: '/v2/webhooks/deliveries/{id}/replay',
     operationId: 'replayWebhookDelivery',
@@ -138,9 +129,8 @@ export const WEBHOOKS_ROUTES: readonly RouteEntry[] = [
       'A new delivery of the same event (the same body) to the same subscription, due now. Once it (or ' +
       'any other delivery of that event to that subscription) succeeds, the others still pending stop as ' +
       '`suppressed`: the original’s retries end.',
-    auth: 'v2',
     scopes: ['webhooks.manage'],
-    pathParams: id.delivery,
+    pathParams: ID.delivery,
     data: WebhookDelivery,
-  },
-];
+  }),
+};

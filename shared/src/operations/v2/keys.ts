@@ -1,15 +1,10 @@
-// What the OpenAPI document says about the routes of `api-keys.ts`: one entry per route, beside it.
-import {
-  ApiKey,
-  CreateApiKeyRequest,
-  CreatedApiKey,
-  PaginationQuery,
-  RevokedApiKey,
-} from '@threadwork/shared/schemas';
-import { id, type RouteEntry } from '../openapi/entry.ts';
+// The caller's API keys (the extension's API tab).
+import { PaginationQuery } from '../../schemas/common.ts';
+import { ApiKey, CreateApiKeyRequest, CreatedApiKey, RevokedApiKey } from '../../schemas/v2/keys.ts';
+import { ID, operation } from '../operation.ts';
 
-export const API_KEYS_ROUTES: readonly RouteEntry[] = [
-  {
+export const apiKeys = {
+  list: operation({
     method: 'GET',
     path: '/v2/api-keys',
     operationId: 'listApiKeys',
@@ -19,12 +14,11 @@ export const API_KEYS_ROUTES: readonly RouteEntry[] = [
       'Never shows a secret. Every key shows the scopes it holds (a legacy key’s are those its session ' +
       'tokens carry, on v1 and v2); a legacy key shows its public `api_key`. `subscriptions` counts what ' +
       'revoking the key would stop: its active v2 webhook subscriptions and its v1 hooks.',
-    auth: 'v2',
     scopes: ['keys.manage'],
     query: PaginationQuery,
     page: ApiKey,
-  },
-  {
+  }),
+  create: operation({
     method: 'POST',
     path: '/v2/api-keys',
     operationId: 'createApiKey',
@@ -36,12 +30,11 @@ export const API_KEYS_ROUTES: readonly RouteEntry[] = [
       '`scopes`, every scope but the opt-in ones (email.send, drafts.delete), which are granted only by ' +
       'name. The caller may grant only scopes it holds itself: asking for one it lacks answers 403 ' +
       '`insufficient_scope` naming the first one lacking, and creates nothing.',
-    auth: 'v2',
     scopes: ['keys.manage'],
     body: CreateApiKeyRequest,
     data: CreatedApiKey,
-  },
-  {
+  }),
+  delete: operation({
     method: 'DELETE',
     path: '/v2/api-keys/{id}',
     operationId: 'deleteApiKey',
@@ -52,9 +45,8 @@ export const API_KEYS_ROUTES: readonly RouteEntry[] = [
       'its active v2 webhook subscriptions are disabled (`disabled_reason: key_revoked`, kept; events are ' +
       'recorded as suppressed deliveries) and its v1 hooks deleted; deliveries already queued for them ' +
       'never go out. The answer counts them.',
-    auth: 'v2',
     scopes: ['keys.manage'],
-    pathParams: id.key,
+    pathParams: ID.key,
     data: RevokedApiKey,
-  },
-];
+  }),
+};

@@ -1,9 +1,9 @@
-// What the OpenAPI document says about the routes of the service roots (`/` in app.ts, the document in routes.ts): one entry per route, beside it.
+// The service's roots: what `/` names, and the OpenAPI document itself.
 import { z } from 'zod';
-import type { RouteEntry } from './entry.ts';
+import { operation } from './operation.ts';
 
-export const SERVICE_ROUTES: readonly RouteEntry[] = [
-  {
+export const service = {
+  roots: operation({
     method: 'GET',
     path: '/',
     operationId: 'getRoots',
@@ -16,8 +16,8 @@ export const SERVICE_ROUTES: readonly RouteEntry[] = [
       versions: z.looseObject({ v2: z.string(), v1: z.string() }),
       roots: z.looseObject({ v2: z.string(), v1: z.string(), auth: z.string() }),
     }),
-  },
-  {
+  }),
+  openApiDocument: operation({
     method: 'GET',
     path: '/v2/openapi.json',
     operationId: 'getOpenApiDocument',
@@ -27,5 +27,5 @@ export const SERVICE_ROUTES: readonly RouteEntry[] = [
       'The OpenAPI 3.1 document of v2, v1 and the token endpoint, built from the server’s own schemas.',
     auth: 'none',
     bare: z.looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.looseObject({}) }),
-  },
-];
+  }),
+};

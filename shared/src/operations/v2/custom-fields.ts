@@ -1,27 +1,26 @@
-// What the OpenAPI document says about the routes of `custom-fields.ts`: one entry per route, beside it.
+// A board's custom fields.
+import { PaginationQuery } from '../../schemas/common.ts';
 import {
   CreateCustomFieldRequest,
   CustomField,
-  PaginationQuery,
   UpdateCustomFieldRequest,
-} from '@threadwork/shared/schemas';
-import { GATED, id, type RouteEntry } from '../openapi/entry.ts';
+} from '../../schemas/v2/custom-fields.ts';
+import { ID, operation } from '../operation.ts';
 
-export const CUSTOM_FIELDS_ROUTES: readonly RouteEntry[] = [
-  {
+export const customFields = {
+  list: operation({
     method: 'GET',
     path: '/v2/boards/{id}/custom-fields',
     operationId: 'listCustomFields',
     tag: 'Custom fields',
     summary: 'List a board’s custom fields',
-    auth: 'v2',
     scopes: ['customfields.read'],
-    pathParams: id.board,
+    pathParams: ID.board,
     query: PaginationQuery,
     page: CustomField,
-    errors: GATED,
-  },
-  {
+    gated: true,
+  }),
+  create: operation({
     method: 'POST',
     path: '/v2/boards/{id}/custom-fields',
     operationId: 'createCustomField',
@@ -30,14 +29,13 @@ export const CUSTOM_FIELDS_ROUTES: readonly RouteEntry[] = [
     description:
       '`options` (each created with a fresh id) are valid only for option types (select, status, tag, ' +
       'multiselect); `display_on_card` only for status and tag fields: otherwise a 400 naming the field.',
-    auth: 'v2',
     scopes: ['customfields.write'],
-    pathParams: id.board,
+    pathParams: ID.board,
     body: CreateCustomFieldRequest,
     data: CustomField,
-    errors: GATED,
-  },
-  {
+    gated: true,
+  }),
+  update: operation({
     method: 'PATCH',
     path: '/v2/custom-fields/{id}',
     operationId: 'updateCustomField',
@@ -47,11 +45,10 @@ export const CUSTOM_FIELDS_ROUTES: readonly RouteEntry[] = [
       '`options` replaces the set: an item with `id` keeps (and relabels) that option, one without adds an ' +
       'option; values of removed options are taken off every task (each such task gets a task.updated event). ' +
       'An AI-managed field (`ai: true`) is read-only: a 400.',
-    auth: 'v2',
     scopes: ['customfields.write'],
-    pathParams: id.field,
+    pathParams: ID.field,
     body: UpdateCustomFieldRequest,
     data: CustomField,
-    errors: GATED,
-  },
-];
+    gated: true,
+  }),
+};
