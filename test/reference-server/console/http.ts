@@ -15,34 +15,45 @@ const TOKEN_PATTERN = /<meta name="console-token" content="([^"]+)">/;
 /** The page's token, as the server wrote it into the page. */
 let pageToken = document.querySelector<HTMLMetaElement>('meta[name="console-token"]')?.content ?? '';
 
+/** The read of the running server's token under way, shared by every request refused meanwhile. */
+let renewal: Promise<void> | null = null;
+
 /**
- * The token of the server now running, read from a page it serves (same origin: no other site can read
+ * Reads the token of the server now running from a page it serves (same origin: no other site can read
  * it). A server makes a new token each time it starts, so a page left open across a restart holds a
- * stale one; the live pages must go on working, so a refused request asks once for the new one.
+ * stale one; the live pages must go on working. Several requests refused together (a restart refuses
+ * every read in flight) share one read.
  */
-async function renewToken(): Promise<boolean> {
-  try {
-    const page = await fetch('/', { headers: { accept: 'text/html' } });
-    const token = TOKEN_PATTERN.exec(await page.text())?.[1];
-    if (token === undefined || token === pageToken) return false;
-    pageToken = token;
-    return true;
-  } catch {
-    return false;
-  }
+function renewToken(): Promise<void> {
+  renewal ??= (async () => {
+    try {
+      const page = await fetch('/', { headers: { accept: 'text/html' } });
+      const token = TOKEN_PATTERN.exec(await page.text())?.[1];
+      if (token !== undefined) pageToken = token;
+    } catch {
+      // the server is away: the request's own refusal stands
+    } finally {
+      renewal = null;
+    }
+  })();
+  return renewal;
 }
 
-function send(path: string, request: ConsoleRequest): Promise<Response> {
+function send(path: string, request: ConsoleRequest, token: string): Promise<Response> {
   return fetch(path, {
     method: request.method ?? 'GET',
-    headers: { ...request.headers, 'x-console-token': pageToken },
+    headers: { ...request.headers, 'x-console-token': token },
     body: request.body ?? null,
     ...(request.signal ? { signal: request.signal } : {}),
   });
 }
 
+/** A request with the page's token; refused, it is sent once more if the server's token has changed. */
 export async function consoleFetch(path: string, request: ConsoleRequest = {}): Promise<Response> {
-  const response = await send(path, request);
-  if (response.status === 403 && (await renewToken())) return send(path, request);
-  return response;
+  const sentWith = pageToken;
+  const response = await send(path, request, sentWith);
+  if (response.status !== 403) return response;
+  // Another refused request may have read the new token already: compare with the one this one sent.
+  if (pageToken === sentWith) await renewToken();
+  return pageToken === sentWith ? response : send(path, request, pageToken);
 }

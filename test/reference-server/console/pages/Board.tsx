@@ -47,10 +47,14 @@ export function BoardPage({ id }: { id: string }) {
     const current = view.data?.lists.find((entry) => entry.list.id === listId);
     if (!current) return view.reload();
     const count = Math.max(50, current.tasks.length);
-    const page = await call<ConsoleTaskPage>(
-      'GET',
-      `lists/${encodeURIComponent(listId)}/tasks?count=${count}`,
-    );
+    let page: ConsoleTaskPage;
+    try {
+      page = await call<ConsoleTaskPage>('GET', `lists/${encodeURIComponent(listId)}/tasks?count=${count}`);
+    } catch {
+      // The list could not be read again: the whole board is, which shows its error if it fails too,
+      // rather than leave this list as it was with nothing said.
+      return view.reload();
+    }
     view.setData((data) => ({
       ...data,
       lists: data.lists.map((entry) => (entry.list.id === listId ? { ...entry, ...page } : entry)),
