@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSER_TESTS, CHROMIUM } from '../../../extension/test/helpers/browser.ts';
 import { DEMO_CREDENTIALS } from '../src/seed/demo.ts';
 import { type RunningServer, startServer } from '../src/server.ts';
-import { apiOf, hooks, liveText, startReceiver } from './helpers/console-browser.ts';
+import { apiOf, demoV1Token, hooks, liveText, startReceiver } from './helpers/console-browser.ts';
 import { freshDatabase } from './helpers/database.ts';
 import { consoleApi, offlineResolver } from './helpers/server.ts';
 
@@ -104,19 +104,7 @@ describe.runIf(BROWSER_TESTS)('the console’s live pages', { timeout: 60_000 },
         })
       ).json()) as { data: { secret: string } }
     ).data.secret;
-    const v1Token = (
-      (await (
-        await fetch(
-          `${server.origin}/auth/api_token?${new URLSearchParams({
-            email: DEMO_CREDENTIALS.email,
-            api_key: DEMO_CREDENTIALS.legacyApiKey,
-            api_secret: DEMO_CREDENTIALS.legacyApiSecret,
-            api_key_name: DEMO_CREDENTIALS.legacyKeyName,
-          })}`,
-          { method: 'POST' },
-        )
-      ).json()) as Record<string, string>
-    )['x-access-token']!;
+    const v1Token = await demoV1Token(server.origin);
     const v1 = async (path: string, body: unknown) => {
       const response = await fetch(`${server.origin}/api/v1${path}`, {
         method: 'POST',

@@ -13,6 +13,7 @@ import { DEMO_CREDENTIALS } from '../src/seed/demo.ts';
 import { type RunningServer, startServer } from '../src/server.ts';
 import {
   apiOf,
+  demoV1Token,
   eventually,
   expectAccessible,
   hooks,
@@ -962,19 +963,7 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', { timeout: 20_000 }, ()
   });
 
   it('deletes a v1 hook from its row', async () => {
-    const token = (
-      (await (
-        await fetch(
-          `${server.origin}/auth/api_token?${new URLSearchParams({
-            email: DEMO_CREDENTIALS.email,
-            api_key: DEMO_CREDENTIALS.legacyApiKey,
-            api_secret: DEMO_CREDENTIALS.legacyApiSecret,
-            api_key_name: DEMO_CREDENTIALS.legacyKeyName,
-          })}`,
-          { method: 'POST' },
-        )
-      ).json()) as Record<string, string>
-    )['x-access-token']!;
+    const token = await demoV1Token(server.origin);
     const hook = (await (
       await fetch(`${server.origin}/api/v1/items/subscribe`, {
         method: 'POST',

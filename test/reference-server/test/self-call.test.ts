@@ -10,7 +10,15 @@ import { type RunningServer, startServer } from '../src/server.ts';
 import { freshDatabase } from './helpers/database.ts';
 import { fixtureSeed, SECRETS } from './helpers/fixtures.ts';
 import { clientOf, offlineResolver, readBody, type TestServer } from './helpers/server.ts';
-import { sleep, startReceiver, subscribe, v1Token, waitUntil } from './webhooks-support.ts';
+import {
+  giveTarget,
+  sleep,
+  startReceiver,
+  subscribe,
+  type TargetSurface,
+  v1Token,
+  waitUntil,
+} from './webhooks-support.ts';
 
 const started: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -34,26 +42,9 @@ async function start(options: Parameters<typeof startServer>[0] = {}) {
   return { running, server: clientOf(running.origin, async () => {}), port };
 }
 
-type Surface = 'v2 create' | 'v2 update' | 'v1 subscribe';
-
 /** Tries `url` on one surface; answers the status and the error's details. */
-async function tryTarget(server: TestServer, surface: Surface, url: string, existing: string) {
-  const response =
-    surface === 'v2 create'
-      ? await server.v2('/webhooks/subscriptions', {
-          method: 'POST',
-          body: { target_url: url, events: ['task.created'] },
-        })
-      : surface === 'v2 update'
-        ? await server.v2(`/webhooks/subscriptions/${existing}`, {
-            method: 'PATCH',
-            body: { target_url: url },
-          })
-        : await server.v1('/items/subscribe', {
-            method: 'POST',
-            token: await v1Token(server),
-            body: { action: 'createOnBoard', entityId: 'brd_acme', webhookURL: url },
-          });
+async function tryTarget(server: TestServer, surface: TargetSurface, url: string, existing: string) {
+  const response = await giveTarget(server, surface, url, { existing, token: await v1Token(server) });
   const body = await readBody(response);
   return { status: response.status, body };
 }

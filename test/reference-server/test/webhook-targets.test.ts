@@ -12,9 +12,12 @@ import {
   closeAfterEach,
   createTask,
   deliveriesOf,
+  giveTarget,
   startReceiver,
   startWebhookServer,
   subscribe,
+  TARGET_SURFACES,
+  type TargetSurface,
   v1Token,
   type WebhookTestServer,
   waitUntil,
@@ -114,9 +117,6 @@ const ALWAYS_ALLOWED = [
   'https://not-yet-registered.example/hook',
 ];
 
-type Surface = 'v2 create' | 'v2 update' | 'v1 subscribe';
-const SURFACES: Surface[] = ['v2 create', 'v2 update', 'v1 subscribe'];
-
 interface Attempt {
   status: number;
   body: { error?: { code: string; message: string; details: Array<{ path: string; message: string }> } };
@@ -136,27 +136,12 @@ function targetTable(allowInsecureWebhooks: boolean) {
   });
   afterAll(() => server.close());
 
-  async function attempt(surface: Surface, url: string): Promise<Attempt> {
-    const response =
-      surface === 'v2 create'
-        ? await server.v2('/webhooks/subscriptions', {
-            method: 'POST',
-            body: { target_url: url, events: ['task.created'] },
-          })
-        : surface === 'v2 update'
-          ? await server.v2(`/webhooks/subscriptions/${existing}`, {
-              method: 'PATCH',
-              body: { target_url: url },
-            })
-          : await server.v1('/items/subscribe', {
-              method: 'POST',
-              token,
-              body: { action: 'createOnBoard', entityId: 'brd_acme', webhookURL: url },
-            });
+  async function attempt(surface: TargetSurface, url: string): Promise<Attempt> {
+    const response = await giveTarget(server, surface, url, { existing, token });
     return { status: response.status, body: (await response.json()) as Attempt['body'] };
   }
 
-  function expectRefused(result: Attempt, surface: Surface, url: string) {
+  function expectRefused(result: Attempt, surface: TargetSurface, url: string) {
     expect(result.status, `${surface} ${url}`).toBe(400);
     expect(result.body.error?.code).toBe('validation_error');
     const field = surface === 'v1 subscribe' ? 'webhookURL' : 'target_url';
@@ -166,7 +151,7 @@ function targetTable(allowInsecureWebhooks: boolean) {
   const refused = allowInsecureWebhooks ? ALWAYS_REFUSED : [...ALWAYS_REFUSED, ...LOOPBACK];
   const allowed = allowInsecureWebhooks ? [...ALWAYS_ALLOWED, ...LOOPBACK] : ALWAYS_ALLOWED;
 
-  for (const surface of SURFACES) {
+  for (const surface of TARGET_SURFACES) {
     it(`${surface} refuses every target inside`, async () => {
       for (const url of refused) expectRefused(await attempt(surface, url), surface, url);
     });

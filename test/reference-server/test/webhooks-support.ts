@@ -199,6 +199,36 @@ export async function v1Token(server: TestServer): Promise<string> {
   return payload['x-access-token'] as string;
 }
 
+/** The three places a webhook target is given. */
+export type TargetSurface = 'v2 create' | 'v2 update' | 'v1 subscribe';
+export const TARGET_SURFACES: TargetSurface[] = ['v2 create', 'v2 update', 'v1 subscribe'];
+
+/**
+ * Gives `url` as a webhook target on one surface: a new v2 subscription, the v2 subscription `existing`
+ * changed, or a v1 hook subscribed with the session `token`.
+ */
+export function giveTarget(
+  server: TestServer,
+  surface: TargetSurface,
+  url: string,
+  { existing, token }: { existing: string; token: string },
+): Promise<Response> {
+  if (surface === 'v2 create') {
+    return server.v2('/webhooks/subscriptions', {
+      method: 'POST',
+      body: { target_url: url, events: ['task.created'] },
+    });
+  }
+  if (surface === 'v2 update') {
+    return server.v2(`/webhooks/subscriptions/${existing}`, { method: 'PATCH', body: { target_url: url } });
+  }
+  return server.v1('/items/subscribe', {
+    method: 'POST',
+    token,
+    body: { action: 'createOnBoard', entityId: 'brd_acme', webhookURL: url },
+  });
+}
+
 export interface WebhookTestServer extends TestServer {
   /** The server's context, for driving the domain directly (runInTransaction). */
   ctx: AppContext;

@@ -59,6 +59,18 @@ export function apiOf(origin: () => string) {
   };
 }
 
+/** A v1 session token for the demo user's legacy key, as a v1 client (a Zap) gets one. */
+export async function demoV1Token(origin: string): Promise<string> {
+  const query = new URLSearchParams({
+    email: DEMO_CREDENTIALS.email,
+    api_key: DEMO_CREDENTIALS.legacyApiKey,
+    api_secret: DEMO_CREDENTIALS.legacyApiSecret,
+    api_key_name: DEMO_CREDENTIALS.legacyKeyName,
+  });
+  const response = await fetch(`${origin}/auth/api_token?${query}`, { method: 'POST' });
+  return ((await response.json()) as Record<string, string>)['x-access-token']!;
+}
+
 /** No serious or critical axe-core violation on the page as it stands. */
 export async function expectAccessible(target: Page, what: string) {
   // Evaluated, not added as a script tag: the console's Content-Security-Policy refuses inline scripts.
