@@ -81,7 +81,7 @@ export async function finishDeferred(deferred: DeferredCommit, last?: CompiledQu
     }
     try {
       // The statement carries the commit (the connection then answers Kysely's own `commit` itself:
-      // see openPostgres in database.ts).
+      // see `Session` in sessions.ts).
       await sql.raw(`${withLiterals(last)};${COMMIT}`).execute(tx);
       await tx.commit().execute();
       committed = true;

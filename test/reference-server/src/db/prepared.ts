@@ -52,8 +52,8 @@ export interface PreparedQuery<Args extends unknown[], Row> {
   /** For writes: the number of rows inserted, updated or deleted. */
   executeWrite(db: Executor, ...args: Args): Promise<number>;
   /**
-   * The query as it would run, to send with other statements (`transact`'s `ahead`: the work's own
-   * run of it is then answered from what that round trip read).
+   * The query as it would run, to send in one text with other statements (an Idempotency-Key's claim
+   * and stored answer travel so: http/idempotency.ts).
    */
   bound(db: Executor, ...args: Args): CompiledQuery;
   /**
