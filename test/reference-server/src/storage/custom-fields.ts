@@ -184,3 +184,40 @@ export async function upsertValues(
       .execute();
   }
 }
+
+/** The task's value of the field (JSON text); undefined if it holds none. */
+export async function findTaskValue(
+  db: Executor,
+  taskId: string,
+  fieldId: string,
+): Promise<string | undefined> {
+  const current = await db
+    .selectFrom('task_custom_values')
+    .select('value')
+    .where('task_id', '=', taskId)
+    .where('field_id', '=', fieldId)
+    .executeTakeFirst();
+  return current?.value;
+}
+
+/** Sets the task's value of the field (JSON text), or clears it (null). */
+export async function setTaskValue(
+  db: Executor,
+  taskId: string,
+  fieldId: string,
+  value: string | null,
+): Promise<void> {
+  if (value === null) {
+    await db
+      .deleteFrom('task_custom_values')
+      .where('task_id', '=', taskId)
+      .where('field_id', '=', fieldId)
+      .execute();
+  } else {
+    await db
+      .insertInto('task_custom_values')
+      .values({ task_id: taskId, field_id: fieldId, value })
+      .onConflict((conflict) => conflict.columns(['task_id', 'field_id']).doUpdateSet({ value }))
+      .execute();
+  }
+}
