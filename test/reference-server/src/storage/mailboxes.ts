@@ -1,6 +1,6 @@
 // The mailboxes repository: which mailbox a user has (or which has an address), and the tasks linked to
 // a thread with what decides who may see them. The mail itself is the provider's
-// (domain/mailbox/local/ for the local one).
+// (storage/local-mailbox/ for the local one).
 import type { Executor } from '../db/executor.ts';
 import type { MailboxRecord } from '../domain/mailbox/provider.ts';
 import { lockUser } from './locks.ts';

@@ -2,6 +2,7 @@
 // changes the API and the tasks area make through its provider. Knows nothing of HTTP.
 import type { EmailAddress, EmailLabels, EmailThread, LinkedTask, Mailbox } from '@threadwork/shared/schemas';
 import type { Executor } from '../../db/executor.ts';
+import { type IncomingMessage, LocalMailboxProvider } from '../../storage/local-mailbox/provider.ts';
 import {
   findMailboxOfAddress,
   findUserMailbox,
@@ -13,10 +14,9 @@ import { notFound, ServiceError } from '../errors.ts';
 import { recordReplyReceived } from '../events/record.ts';
 import type { Page, PageRequest } from '../pagination.ts';
 import { type DomainContext, runInTransaction } from '../transaction.ts';
-import { type IncomingMessage, LocalMailboxProvider } from './local/provider.ts';
 import type { MailboxProvider, MailboxRecord } from './provider.ts';
 
-export type { IncomingMessage } from './local/provider.ts';
+export type { IncomingMessage } from '../../storage/local-mailbox/provider.ts';
 export type { MailboxProvider, MailboxRecord } from './provider.ts';
 
 export interface ThreadSummary {
