@@ -21,8 +21,8 @@ import {
   SIGNATURE_HEADER,
   signPayload,
 } from '@threadwork/shared/webhooks';
-import { type Kysely, sql } from 'kysely';
-import { type Executor, isShared } from '../db/executor.ts';
+import type { Kysely } from 'kysely';
+import type { Executor } from '../db/executor.ts';
 import type { Database } from '../db/schema.ts';
 import { whenCommitted } from '../db/transaction.ts';
 import { publishChanges } from '../domain/events/feed.ts';
@@ -30,6 +30,7 @@ import { eventBody } from '../domain/events/webhook-body.ts';
 import type { Outbox } from '../domain/transaction.ts';
 import type { WebhookTargetPolicy } from '../domain/webhook-targets.ts';
 import { activeSecrets, parseSecrets } from '../domain/webhooks.ts';
+import { deliveryClaims, holdSiblingDeliveries } from '../storage/locks.ts';
 import { type AttemptOutcome, type ClaimedDelivery, recordOutcomes } from './outcomes.ts';
 import { createPoster } from './post.ts';
 import { ATTEMPT_TIMEOUT_MS } from './schedule.ts';
@@ -69,12 +70,6 @@ const SHARED_CONCURRENCY = 8;
 /** setTimeout's ceiling; a later due time is simply looked at again then. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
-/**
- * The class of the advisory locks (two-key form: the other key is a hash of the event and the
- * subscription) that send deliveries of one event to one subscription one at a time (PostgreSQL).
- */
-const SIBLINGS_LOCK_CLASS = 0x7477_6476; // "twdv"
-
 /** The deliveries of one event to one subscription share this key. */
 const siblingsKey = (delivery: ClaimedDelivery) =>
   `${delivery.kind}\n${delivery.subscription_id}\n${delivery.event_id}`;
@@ -98,7 +93,7 @@ async function superseded(executor: Executor, delivery: ClaimedDelivery): Promis
 
 export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   const { db, now } = options;
-  const shared = isShared(db);
+  const shared = deliveryClaims(db) === 'row-locks';
   const concurrency = Math.min(
     options.concurrency ?? 32,
     shared ? SHARED_CONCURRENCY : Number.POSITIVE_INFINITY,
@@ -133,7 +128,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   async function holdSiblings(delivery: ClaimedDelivery, tx?: Executor): Promise<() => void> {
     const key = siblingsKey(delivery);
     if (tx !== undefined) {
-      await sql`select pg_advisory_xact_lock(${SIBLINGS_LOCK_CLASS}, hashtext(${key}))`.execute(tx);
+      await holdSiblingDeliveries(tx, key);
       return () => {};
     }
     for (let busy = attempting.get(key); busy !== undefined; busy = attempting.get(key)) await busy;

@@ -45,15 +45,28 @@ export interface ListAccess {
   board: BoardAccess;
 }
 
-/** A team the user belongs to, with its subscription; 404 otherwise. Not gated. */
-export async function findMemberTeam(db: Executor, userId: string, teamId: string): Promise<TeamAccess> {
-  const team = await memberTeam(db, userId, teamId);
+/**
+ * A team the user belongs to, with its subscription; 404 otherwise. Not gated. `change`: the write
+ * makes something the team must have once (a company of a name, its default company).
+ */
+export async function findMemberTeam(
+  db: Executor,
+  userId: string,
+  teamId: string,
+  intent: Intent = 'read',
+): Promise<TeamAccess> {
+  const team = await memberTeam(db, userId, teamId, intent);
   if (!team) throw notFound('team', teamId);
   return team;
 }
 
-async function memberTeam(db: Executor, userId: string, teamId: string): Promise<TeamAccess | undefined> {
-  const row = await findMemberTeamRow(db, userId, teamId);
+async function memberTeam(
+  db: Executor,
+  userId: string,
+  teamId: string,
+  intent: Intent = 'read',
+): Promise<TeamAccess | undefined> {
+  const row = await findMemberTeamRow(db, userId, teamId, intent);
   return row && { id: row.id, name: row.name, subscription: subscriptionSummary(row) };
 }
 
@@ -69,8 +82,13 @@ export function assertPaid(subscription: SubscriptionSummary, teamId: string): v
 }
 
 /** A team the user belongs to and whose subscription is paid: the gate of every team resource. */
-export async function requirePaidTeam(db: Executor, userId: string, teamId: string): Promise<TeamAccess> {
-  const team = await findMemberTeam(db, userId, teamId);
+export async function requirePaidTeam(
+  db: Executor,
+  userId: string,
+  teamId: string,
+  intent: Intent = 'read',
+): Promise<TeamAccess> {
+  const team = await findMemberTeam(db, userId, teamId, intent);
   assertPaid(team.subscription, team.id);
   return team;
 }

@@ -9,6 +9,8 @@ import {
   URGENCIES,
 } from '@threadwork/shared/schemas';
 import type { Executor } from '../db/executor.ts';
+import { findAnalysis, storeAnalysis } from '../storage/analysis.ts';
+import { findTaskValue, setTaskValue } from '../storage/custom-fields.ts';
 import { boardsOfTasks } from '../storage/tasks.ts';
 import { boardFields } from './custom-fields.ts';
 import { invalidField, notFound } from './errors.ts';
@@ -150,12 +152,7 @@ async function cachedAnalysis(
   mailboxId: string,
   threadId: string,
 ): Promise<ThreadAnalysis | null> {
-  const row = await db
-    .selectFrom('thread_analyses')
-    .select(['thread_id', 'message_id', 'urgency', 'sentiment', 'status', 'analyzed_at', 'model'])
-    .where('mailbox_id', '=', mailboxId)
-    .where('thread_id', '=', threadId)
-    .executeTakeFirst();
+  const row = await findAnalysis(db, mailboxId, threadId);
   return (row as ThreadAnalysis | undefined) ?? null;
 }
 
@@ -203,11 +200,7 @@ export async function analyzeThread(
     model: ANALYSIS_MODEL,
   };
   const { thread_id: _thread, ...stored } = analysis;
-  await tx
-    .insertInto('thread_analyses')
-    .values({ mailbox_id: provider.mailbox.id, thread_id: threadId, ...stored })
-    .onConflict((conflict) => conflict.columns(['mailbox_id', 'thread_id']).doUpdateSet(stored))
-    .execute();
+  await storeAnalysis(tx, provider.mailbox.id, threadId, stored);
   await writeAiFields(tx, userId, threadId, analysis, now);
   return analysis;
 }
@@ -263,28 +256,11 @@ async function writeAiFields(
       if (!field.ai || field.options === null) continue;
       const option = aiFieldOption(field.options, analysis);
       if (option === undefined) continue;
-      const current = await tx
-        .selectFrom('task_custom_values')
-        .select('value')
-        .where('task_id', '=', taskId)
-        .where('field_id', '=', field.id)
-        .executeTakeFirst();
+      const current = await findTaskValue(tx, taskId, field.id);
       const value = option === null ? null : JSON.stringify([option.id]);
-      if ((current?.value ?? null) === value) continue;
-      if (value === null) {
-        await tx
-          .deleteFrom('task_custom_values')
-          .where('task_id', '=', taskId)
-          .where('field_id', '=', field.id)
-          .execute();
-      } else {
-        await tx
-          .insertInto('task_custom_values')
-          .values({ task_id: taskId, field_id: field.id, value })
-          .onConflict((conflict) => conflict.columns(['task_id', 'field_id']).doUpdateSet({ value }))
-          .execute();
-      }
-      const before = { field_id: field.id, value: current ? JSON.parse(current.value) : null };
+      if ((current ?? null) === value) continue;
+      await setTaskValue(tx, taskId, field.id, value);
+      const before = { field_id: field.id, value: current !== undefined ? JSON.parse(current) : null };
       changed.set(taskId, [...(changed.get(taskId) ?? []), before]);
     }
   }

@@ -17,8 +17,13 @@ import type { Kysely } from 'kysely';
 import type { Executor } from '../db/executor.ts';
 import type { ApiKeysTable, Database } from '../db/schema.ts';
 import { transact } from '../db/transaction.ts';
-import { lockUser } from '../storage/locks.ts';
-import { paginate } from '../storage/pagination.ts';
+import {
+  deleteUserKey,
+  insertApiKey,
+  keyHoldings,
+  legacyKeyNameTaken,
+  pageUserKeys,
+} from '../storage/api-keys.ts';
 import { insufficientScope, invalidField, notFound } from './errors.ts';
 import { publishChanges } from './events/feed.ts';
 import { newId } from './ids.ts';
@@ -51,43 +56,9 @@ function present(row: ApiKeysTable, subscriptions: KeySubscriptions = NOTHING_HE
   };
 }
 
-/** What each key holds: its active v2 subscriptions and its v1 hooks (what revoking it would stop). */
-async function holdingsOf(db: Executor, keyIds: string[]): Promise<Map<string, KeySubscriptions>> {
-  const holdings = new Map(keyIds.map((id) => [id, { ...NOTHING_HELD }]));
-  if (keyIds.length === 0) return holdings;
-  const [webhooks, hooks] = await Promise.all([
-    db
-      .selectFrom('webhook_subscriptions')
-      .select((eb) => ['key_id', eb.fn.countAll<number | string>().as('count')])
-      .where('key_id', 'in', keyIds)
-      .where('status', '=', 'active')
-      .groupBy('key_id')
-      .execute(),
-    db
-      .selectFrom('v1_hook_subscriptions')
-      .select((eb) => ['key_id', eb.fn.countAll<number | string>().as('count')])
-      .where('key_id', 'in', keyIds)
-      .groupBy('key_id')
-      .execute(),
-  ]);
-  // PostgreSQL counts in bigint, which arrives as a string.
-  for (const row of webhooks) holdings.get(row.key_id!)!.webhooks = Number(row.count);
-  for (const row of hooks) holdings.get(row.key_id!)!.hooks = Number(row.count);
-  return holdings;
-}
-
 export async function listApiKeys(db: Executor, userId: string, page: PageRequest): Promise<Page<ApiKey>> {
-  const result = await paginate(
-    page,
-    ['created_at', 'id'],
-    (after, take) => {
-      let query = db.selectFrom('api_keys').selectAll().where('user_id', '=', userId);
-      if (after) query = query.where(after);
-      return query.orderBy('created_at').orderBy('id').limit(take).execute();
-    },
-    (row) => [row.created_at, row.id],
-  );
-  const holdings = await holdingsOf(
+  const result = await pageUserKeys(db, userId, page);
+  const holdings = await keyHoldings(
     db,
     result.items.map((row) => row.id),
   );
@@ -144,19 +115,10 @@ export async function createApiKey(
     transact(
       db,
       async (tx) => {
-        if (input.type === 'legacy') {
-          // The user's row, held until commit, keeps a concurrent twin from taking the name meanwhile.
-          await lockUser(tx, userId);
-          const taken = await tx
-            .selectFrom('api_keys')
-            .select('id')
-            .where('user_id', '=', userId)
-            .where('type', '=', 'legacy')
-            .where('name', '=', input.name)
-            .executeTakeFirst();
-          if (taken) throw invalidField('name', `a legacy key named "${input.name}" already exists`);
+        if (input.type === 'legacy' && (await legacyKeyNameTaken(tx, userId, input.name))) {
+          throw invalidField('name', `a legacy key named "${input.name}" already exists`);
         }
-        await tx.insertInto('api_keys').values(row).execute();
+        await insertApiKey(tx, row);
       },
       'rows',
     ),
@@ -180,12 +142,7 @@ export async function revokeApiKey(
     runInTransaction(
       ctx,
       async (tx) => {
-        const deleted = await tx
-          .deleteFrom('api_keys')
-          .where('id', '=', keyId)
-          .where('user_id', '=', userId)
-          .executeTakeFirst();
-        if (Number(deleted.numDeletedRows) === 0) throw notFound('API key', keyId);
+        if (!(await deleteUserKey(tx, userId, keyId))) throw notFound('API key', keyId);
         const webhooks = await disableSubscriptionsOfKey(tx, keyId);
         const hooks = await deleteHooksOfKey(tx, keyId);
         return { webhooks_disabled: webhooks, hooks_deleted: hooks };

@@ -1,6 +1,11 @@
 import type { Executor } from '../db/executor.ts';
-import { selectBoardMembers } from '../storage/access.ts';
-import { paginate } from '../storage/pagination.ts';
+import {
+  insertBoard,
+  pageBoardMembers,
+  pagePersonalBoards,
+  pageTeamBoards,
+  renameBoardRow,
+} from '../storage/boards.ts';
 import { type BoardAccess, requireBoard, requirePaidTeam } from './access.ts';
 import { noteChange } from './events/feed.ts';
 import { newId } from './ids.ts';
@@ -16,19 +21,7 @@ export async function listTeamBoards(
   page: PageRequest,
 ): Promise<Page<BoardRecord>> {
   const team = await requirePaidTeam(db, userId, teamId);
-  const result = await paginate(
-    page,
-    ['name', 'id'],
-    (after, take) => {
-      let query = db
-        .selectFrom('boards')
-        .select(['id', 'team_id', 'owner_id', 'name', 'board_type', 'template', 'created_at'])
-        .where('team_id', '=', team.id);
-      if (after) query = query.where(after);
-      return query.orderBy('name').orderBy('id').limit(take).execute();
-    },
-    (row) => [row.name, row.id],
-  );
+  const result = await pageTeamBoards(db, team.id, page);
   return {
     items: result.items.map((row) => ({ ...row, subscription: team.subscription })),
     pagination: result.pagination,
@@ -44,20 +37,7 @@ export async function listPersonalBoards(
   userId: string,
   page: PageRequest,
 ): Promise<Page<BoardRecord>> {
-  const result = await paginate(
-    page,
-    ['name', 'id'],
-    (after, take) => {
-      let query = db
-        .selectFrom('boards')
-        .select(['id', 'team_id', 'owner_id', 'name', 'board_type', 'template', 'created_at'])
-        .where('owner_id', '=', userId)
-        .where('team_id', 'is', null);
-      if (after) query = query.where(after);
-      return query.orderBy('name').orderBy('id').limit(take).execute();
-    },
-    (row) => [row.name, row.id],
-  );
+  const result = await pagePersonalBoards(db, userId, page);
   return {
     items: result.items.map((row) => ({ ...row, subscription: null })),
     pagination: result.pagination,
@@ -78,16 +58,7 @@ export async function listBoardMembers(
   page: PageRequest,
 ): Promise<Page<BoardMemberRecord>> {
   const board = await requireBoard(db, userId, boardId);
-  const result = await paginate(
-    page,
-    ['users.email', 'users.id'],
-    (after, take) => {
-      let query = selectBoardMembers(db, board);
-      if (after) query = query.where(after);
-      return query.orderBy('users.email').orderBy('users.id').limit(take).execute();
-    },
-    (row) => [row.email, row.id],
-  );
+  const result = await pageBoardMembers(db, board, page);
   return {
     items: result.items.map((row) => ({ user_id: row.id, email: row.email, display_name: row.display_name })),
     pagination: result.pagination,
@@ -119,7 +90,7 @@ export async function createSharedBoard(
     template: null,
     created_at: now.toISOString(),
   };
-  await db.insertInto('boards').values(board).execute();
+  await insertBoard(db, board);
   noteChange(db, { topic: 'board', board_id: board.id });
   return { ...board, subscription: team.subscription };
 }
@@ -131,7 +102,7 @@ export async function renameBoard(
   name: string,
 ): Promise<BoardRecord> {
   const board = await requireBoard(db, userId, boardId, 'change');
-  await db.updateTable('boards').set({ name }).where('id', '=', board.id).execute();
+  await renameBoardRow(db, board.id, name);
   noteChange(db, { topic: 'board', board_id: board.id });
   return { ...board, name };
 }

@@ -12,44 +12,27 @@ import type {
   UpdateCompanyRequest,
   UpdateContactRequest,
 } from '@threadwork/shared/schemas';
-import { type Expression, type SqlBool, sql } from 'kysely';
 import type { Executor } from '../db/executor.ts';
 import type { CompaniesTable, ContactsTable } from '../db/schema.ts';
-import { lockTeam } from '../storage/locks.ts';
-import { paginate } from '../storage/pagination.ts';
+import {
+  type CompanyRow,
+  type ContactRow,
+  findCompany,
+  findCompanyNamed,
+  findContact,
+  findDefaultCompany,
+  findTeamCompanyId,
+  insertCompanyRow,
+  insertContact,
+  pageTeamCompanies,
+  pageTeamContacts,
+  updateCompanyRow,
+  updateContactRow,
+} from '../storage/crm.ts';
 import { requirePaidTeam, requireTeamResource, type TeamAccess } from './access.ts';
 import { notFound } from './errors.ts';
 import { newId } from './ids.ts';
 import type { Page } from './pagination.ts';
-
-type ContactRow = Omit<ContactsTable, 'created_at'> & { company_name: string | null };
-type CompanyRow = Omit<CompaniesTable, 'created_at' | 'is_default'>;
-
-const CONTACT_COLUMNS = [
-  'contacts.id',
-  'contacts.team_id',
-  'contacts.name',
-  'contacts.first_name',
-  'contacts.last_name',
-  'contacts.title',
-  'contacts.type',
-  'contacts.stage',
-  'contacts.source',
-  'contacts.contact_info',
-  'contacts.tags',
-  'contacts.company_id',
-  'companies.name as company_name',
-] as const;
-
-const COMPANY_COLUMNS = [
-  'companies.id',
-  'companies.team_id',
-  'companies.name',
-  'companies.type',
-  'companies.stage',
-  'companies.company_info',
-  'companies.tags',
-] as const;
 
 function presentContact(row: ContactRow): Contact {
   return {
@@ -78,25 +61,9 @@ function presentCompany(row: CompanyRow): Company {
   };
 }
 
-/**
- * `lower(column) like lower('%q%')`, with q's own `%`, `_` and `\` taken literally (portable SQL). Both
- * sides are lowered by the database, so they agree on what lowercase is.
- */
-function contains(column: string, q: string): Expression<SqlBool> {
-  const pattern = `%${q.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-  return sql<SqlBool>`lower(${sql.ref(column)}) like lower(${pattern}) escape '\\'`;
-}
-
 const json = (value: unknown) => JSON.stringify(value);
 
 // ── contacts ──────────────────────────────────────────────────────────────────────────────────────
-
-function selectContacts(db: Executor) {
-  return db
-    .selectFrom('contacts')
-    .leftJoin('companies', 'companies.id', 'contacts.company_id')
-    .select(CONTACT_COLUMNS);
-}
 
 /**
  * The team's contacts whose name, title, contact details or company match `q` (case-insensitive
@@ -109,51 +76,13 @@ export async function searchContacts(
   query: SearchCrmQuery,
 ): Promise<Page<Contact>> {
   await requirePaidTeam(db, userId, query.team_id);
-  const q = query.q?.trim();
-  let matching = selectContacts(db)
-    .select([
-      sql<string>`coalesce(lower(companies.name), '')`.as('company_key'),
-      sql<string>`coalesce(contacts.company_id, '')`.as('company_ref'),
-      sql<string>`coalesce(lower(contacts.name), '')`.as('name_key'),
-    ])
-    .where('contacts.team_id', '=', query.team_id);
-  if (q) {
-    matching = matching.where((eb) =>
-      eb.or(
-        [
-          'contacts.name',
-          'contacts.first_name',
-          'contacts.last_name',
-          'contacts.title',
-          'contacts.contact_info',
-          'companies.name',
-        ].map((column) => contains(column, q)),
-      ),
-    );
-  }
-  const sortColumns = ['c.company_key', 'c.company_ref', 'c.name_key', 'c.id'];
-  const result = await paginate(
-    query,
-    sortColumns,
-    (after, take) => {
-      let page = db.selectFrom(matching.as('c')).selectAll();
-      if (after) page = page.where(after);
-      return page
-        .orderBy('c.company_key')
-        .orderBy('c.company_ref')
-        .orderBy('c.name_key')
-        .orderBy('c.id')
-        .limit(take)
-        .execute();
-    },
-    (row) => [row.company_key, row.company_ref, row.name_key, row.id],
-  );
+  const result = await pageTeamContacts(db, query.team_id, query.q?.trim(), query);
   return { items: result.items.map(presentContact), pagination: result.pagination };
 }
 
 /** A contact the user may see (member of its paid team); 404 otherwise. */
 async function requireContact(db: Executor, userId: string, contactId: string): Promise<ContactRow> {
-  const row = await selectContacts(db).where('contacts.id', '=', contactId).executeTakeFirst();
+  const row = await findContact(db, contactId);
   if (!row) throw notFound('contact', contactId);
   await requireTeamResource(db, userId, row.team_id, 'contact', contactId);
   return row;
@@ -165,14 +94,9 @@ export async function getContact(db: Executor, userId: string, contactId: string
 
 /** A company of this team; 404 for any other id (another team's company is not visible here). */
 async function requireCompanyOfTeam(db: Executor, teamId: string, companyId: string): Promise<string> {
-  const row = await db
-    .selectFrom('companies')
-    .select('id')
-    .where('id', '=', companyId)
-    .where('team_id', '=', teamId)
-    .executeTakeFirst();
-  if (!row) throw notFound('company', companyId);
-  return row.id;
+  const id = await findTeamCompanyId(db, teamId, companyId);
+  if (id === undefined) throw notFound('company', companyId);
+  return id;
 }
 
 async function insertCompany(
@@ -183,39 +107,28 @@ async function insertCompany(
   now: Date,
 ): Promise<string> {
   const id = newId('cmp');
-  await db
-    .insertInto('companies')
-    .values({ id, team_id: teamId, ...fields, is_default: isDefault ? 1 : 0, created_at: now.toISOString() })
-    .execute();
+  await insertCompanyRow(db, {
+    id,
+    team_id: teamId,
+    ...fields,
+    is_default: isDefault ? 1 : 0,
+    created_at: now.toISOString(),
+  });
   return id;
 }
 
 /** The team's company of that name (case-insensitive; the oldest if several), made if there is none. */
 async function findOrCreateCompany(db: Executor, teamId: string, name: string, now: Date): Promise<string> {
-  const found = await db
-    .selectFrom('companies')
-    .select('id')
-    .where('team_id', '=', teamId)
-    .where(sql<SqlBool>`lower(name) = lower(${name})`)
-    .orderBy('created_at')
-    .orderBy('id')
-    .executeTakeFirst();
-  if (found) return found.id;
+  const found = await findCompanyNamed(db, teamId, name);
+  if (found !== undefined) return found;
   const fields = { name, type: null, stage: null, company_info: '[]', tags: '[]' };
   return insertCompany(db, teamId, fields, false, now);
 }
 
 /** The team's default company, made on first need and named after the team. */
 async function defaultCompany(db: Executor, team: TeamAccess, now: Date): Promise<string> {
-  const found = await db
-    .selectFrom('companies')
-    .select('id')
-    .where('team_id', '=', team.id)
-    .where('is_default', '=', 1)
-    .orderBy('created_at')
-    .orderBy('id')
-    .executeTakeFirst();
-  if (found) return found.id;
+  const found = await findDefaultCompany(db, team.id);
+  if (found !== undefined) return found;
   const fields = { name: team.name, type: null, stage: null, company_info: '[]', tags: '[]' };
   return insertCompany(db, team.id, fields, true, now);
 }
@@ -226,9 +139,8 @@ export async function createContact(
   input: CreateContactRequest,
   now: Date,
 ): Promise<Contact> {
-  // The team's row, held until commit: the company found by name, or the default one, is made once.
-  await lockTeam(tx, input.team_id);
-  const team = await requirePaidTeam(tx, userId, input.team_id);
+  // Read to change: the company found by name, or the default one, is made once.
+  const team = await requirePaidTeam(tx, userId, input.team_id, 'change');
   const companyId =
     input.company_id !== undefined
       ? await requireCompanyOfTeam(tx, team.id, input.company_id)
@@ -236,24 +148,21 @@ export async function createContact(
         ? await findOrCreateCompany(tx, team.id, input.company_name, now)
         : await defaultCompany(tx, team, now);
   const id = newId('con');
-  await tx
-    .insertInto('contacts')
-    .values({
-      id,
-      team_id: team.id,
-      name: input.name,
-      first_name: input.first_name ?? null,
-      last_name: input.last_name ?? null,
-      title: input.title ?? null,
-      type: input.type,
-      stage: input.stage ?? null,
-      source: input.source ?? null,
-      contact_info: json(input.contact_info ?? []),
-      tags: json(input.tags ?? []),
-      company_id: companyId,
-      created_at: now.toISOString(),
-    })
-    .execute();
+  await insertContact(tx, {
+    id,
+    team_id: team.id,
+    name: input.name,
+    first_name: input.first_name ?? null,
+    last_name: input.last_name ?? null,
+    title: input.title ?? null,
+    type: input.type,
+    stage: input.stage ?? null,
+    source: input.source ?? null,
+    contact_info: json(input.contact_info ?? []),
+    tags: json(input.tags ?? []),
+    company_id: companyId,
+    created_at: now.toISOString(),
+  });
   return getContact(tx, userId, id);
 }
 
@@ -271,7 +180,7 @@ export async function updateContact(
   if (tags !== undefined) changes.tags = json(tags);
   if (company_id !== undefined)
     changes.company_id = await requireCompanyOfTeam(tx, contact.team_id, company_id);
-  await tx.updateTable('contacts').set(changes).where('id', '=', contactId).execute();
+  await updateContactRow(tx, contactId, changes);
   return getContact(tx, userId, contactId);
 }
 
@@ -284,36 +193,12 @@ export async function searchCompanies(
   query: SearchCrmQuery,
 ): Promise<Page<Company>> {
   await requirePaidTeam(db, userId, query.team_id);
-  const q = query.q?.trim();
-  let matching = db
-    .selectFrom('companies')
-    .select(COMPANY_COLUMNS)
-    .select(sql<string>`coalesce(lower(companies.name), '')`.as('name_key'))
-    .where('companies.team_id', '=', query.team_id);
-  if (q) {
-    matching = matching.where((eb) =>
-      eb.or(['companies.name', 'companies.company_info'].map((column) => contains(column, q))),
-    );
-  }
-  const result = await paginate(
-    query,
-    ['c.name_key', 'c.id'],
-    (after, take) => {
-      let page = db.selectFrom(matching.as('c')).selectAll();
-      if (after) page = page.where(after);
-      return page.orderBy('c.name_key').orderBy('c.id').limit(take).execute();
-    },
-    (row) => [row.name_key, row.id],
-  );
+  const result = await pageTeamCompanies(db, query.team_id, query.q?.trim(), query);
   return { items: result.items.map(presentCompany), pagination: result.pagination };
 }
 
 async function requireCompany(db: Executor, userId: string, companyId: string): Promise<CompanyRow> {
-  const row = await db
-    .selectFrom('companies')
-    .select(COMPANY_COLUMNS)
-    .where('companies.id', '=', companyId)
-    .executeTakeFirst();
+  const row = await findCompany(db, companyId);
   if (!row) throw notFound('company', companyId);
   await requireTeamResource(db, userId, row.team_id, 'company', companyId);
   return row;
@@ -357,6 +242,6 @@ export async function updateCompany(
   const changes: Partial<Omit<CompaniesTable, 'is_default'>> = { ...plain };
   if (company_info !== undefined) changes.company_info = json(company_info);
   if (tags !== undefined) changes.tags = json(tags);
-  await tx.updateTable('companies').set(changes).where('id', '=', companyId).execute();
+  await updateCompanyRow(tx, companyId, changes);
   return getCompany(tx, userId, companyId);
 }

@@ -10,12 +10,22 @@ import {
   type UpdateCustomFieldRequest,
 } from '@threadwork/shared/schemas';
 import { z } from 'zod';
-import { type Executor, perStatement } from '../db/executor.ts';
-import { prepareQuery, textParam } from '../db/prepared.ts';
-import type { CustomFieldsTable } from '../db/schema.ts';
+import type { Executor } from '../db/executor.ts';
 import type { Locking } from '../db/transaction.ts';
-import { forIntent } from '../storage/locks.ts';
-import { paginate } from '../storage/pagination.ts';
+import {
+  boardFieldRows,
+  clearFieldValues,
+  type FieldRow,
+  fieldValues,
+  findField,
+  insertField,
+  nextFieldPosition,
+  pageBoardFields,
+  selectOptions,
+  updateFieldRow,
+  upsertValues,
+  writeOptions,
+} from '../storage/custom-fields.ts';
 import { requireBoard } from './access.ts';
 import { invalidField, notFound, ServiceError } from './errors.ts';
 import { noteChange } from './events/feed.ts';
@@ -27,8 +37,6 @@ import { type FieldValueChanges, recordFieldValueChanges } from './tasks/record.
 const SINGLE_OPTION_TYPES: ReadonlySet<string> = new Set(['select', 'status']);
 const isOptionType = (type: string) => (OPTION_FIELD_TYPES as readonly string[]).includes(type);
 const isCardDisplayType = (type: string) => (CARD_DISPLAY_FIELD_TYPES as readonly string[]).includes(type);
-
-type FieldRow = CustomFieldsTable;
 
 export interface FieldRecord {
   id: string;
@@ -55,17 +63,7 @@ export function presentCustomField(field: FieldRecord): CustomField {
 /** Field rows with their options: one query for the options of all of them. */
 async function withOptions(db: Executor, rows: readonly FieldRow[]): Promise<FieldRecord[]> {
   const optionFields = rows.filter((row) => isOptionType(row.type)).map((row) => row.id);
-  const options =
-    optionFields.length === 0
-      ? []
-      : await db
-          .selectFrom('custom_field_options')
-          .select(['id', 'field_id', 'label'])
-          .where('field_id', 'in', optionFields)
-          .orderBy('field_id')
-          .orderBy('position')
-          .orderBy('id')
-          .execute();
+  const options = optionFields.length === 0 ? [] : await selectOptions(db, optionFields);
   const byField = new Map<string, { id: string; label: string }[]>();
   for (const option of options) {
     const list = byField.get(option.field_id) ?? [];
@@ -83,8 +81,6 @@ async function withOptions(db: Executor, rows: readonly FieldRow[]): Promise<Fie
   }));
 }
 
-const FIELD_COLUMNS = ['id', 'board_id', 'name', 'type', 'ai', 'display_on_card', 'position'] as const;
-
 /** The custom fields of a board the user may see (gated), in board order. */
 export async function listBoardFields(
   db: Executor,
@@ -93,16 +89,7 @@ export async function listBoardFields(
   page: PageRequest,
 ): Promise<Page<CustomField>> {
   const board = await requireBoard(db, userId, boardId);
-  const result = await paginate(
-    page,
-    ['position', 'id'],
-    (after, take) => {
-      let query = db.selectFrom('custom_fields').select(FIELD_COLUMNS).where('board_id', '=', board.id);
-      if (after) query = query.where(after);
-      return query.orderBy('position').orderBy('id').limit(take).execute();
-    },
-    (row) => [row.position, row.id],
-  );
+  const result = await pageBoardFields(db, board.id, page);
   const fields = await withOptions(db, result.items);
   return { items: fields.map(presentCustomField), pagination: result.pagination };
 }
@@ -111,29 +98,6 @@ export async function listBoardFields(
 export async function boardFields(db: Executor, boardId: string): Promise<Map<string, FieldRecord>> {
   return (await boardFieldsOfTask(db, boardId)).fields;
 }
-
-// Prepared (db/prepared.ts): the task PATCH reads them on every change of custom values.
-const selectBoardFields = prepareQuery((db: Executor, boardId: string) =>
-  db
-    .selectFrom('custom_fields')
-    .select(FIELD_COLUMNS)
-    .where('board_id', '=', textParam(boardId))
-    .orderBy('position')
-    .orderBy('id'),
-);
-const selectBoardFieldsWithValues = prepareQuery((db: Executor, boardId: string, taskId: string) =>
-  db
-    .selectFrom('custom_fields')
-    .leftJoin('task_custom_values', (join) =>
-      join
-        .onRef('task_custom_values.field_id', '=', 'custom_fields.id')
-        .on('task_custom_values.task_id', '=', textParam(taskId)),
-    )
-    .select([...FIELD_COLUMNS, 'task_custom_values.value'])
-    .where('board_id', '=', textParam(boardId))
-    .orderBy('position')
-    .orderBy('id'),
-);
 
 /**
  * Every field of a board (as `boardFields`) and, with `taskId`, that task's stored values by field id
@@ -145,10 +109,7 @@ export async function boardFieldsOfTask(
   boardId: string,
   taskId?: string,
 ): Promise<{ fields: Map<string, FieldRecord>; values: Map<string, string> }> {
-  const rows: (FieldRow & { value?: string | null })[] =
-    taskId === undefined
-      ? await selectBoardFields.execute(db, boardId)
-      : await selectBoardFieldsWithValues.execute(db, boardId, taskId);
+  const rows = await boardFieldRows(db, boardId, taskId);
   const fields = await withOptions(db, rows);
   const values = new Map<string, string>();
   for (const row of rows) if (row.value != null) values.set(row.id, row.value);
@@ -161,8 +122,7 @@ export async function boardFieldsOfTask(
  * as it stands.
  */
 async function requireField(db: Executor, userId: string, fieldId: string): Promise<FieldRecord> {
-  const query = db.selectFrom('custom_fields').select(FIELD_COLUMNS).where('id', '=', fieldId);
-  const row = await forIntent(db, query, 'change').executeTakeFirst();
+  const row = await findField(db, fieldId, 'change');
   if (!row) throw notFound('custom field', fieldId);
   try {
     await requireBoard(db, userId, row.board_id);
@@ -185,11 +145,7 @@ export async function createCustomField(
   input: CreateCustomFieldRequest,
 ): Promise<CustomField> {
   const board = await requireBoard(db, userId, boardId, 'change');
-  const last = await db
-    .selectFrom('custom_fields')
-    .select((eb) => eb.fn.max('position').as('position'))
-    .where('board_id', '=', board.id)
-    .executeTakeFirst();
+  const position = await nextFieldPosition(db, board.id);
   const field: FieldRecord = {
     id: newId('cf'),
     board_id: board.id,
@@ -201,24 +157,19 @@ export async function createCustomField(
       ? (input.options ?? []).map((option) => ({ id: newId('opt'), label: option.label }))
       : null,
   };
-  await db
-    .insertInto('custom_fields')
-    .values({
+  await insertField(
+    db,
+    {
       id: field.id,
       board_id: field.board_id,
       name: field.name,
       type: field.type,
       ai: 0,
       display_on_card: field.display_on_card ? 1 : 0,
-      position: last?.position == null ? 0 : Number(last.position) + 1,
-    })
-    .execute();
-  if (field.options && field.options.length > 0) {
-    await db
-      .insertInto('custom_field_options')
-      .values(field.options.map((option, position) => ({ ...option, field_id: field.id, position })))
-      .execute();
-  }
+      position,
+    },
+    field.options ?? [],
+  );
   // The board's pages show its fields (on cards, on task pages).
   noteChange(db, { topic: 'board', board_id: board.id });
   return presentCustomField(field);
@@ -286,7 +237,7 @@ export async function updateCustomField(
   if (patch.name !== undefined) changes.name = patch.name;
   if (patch.display_on_card !== undefined) changes.display_on_card = patch.display_on_card ? 1 : 0;
   if (Object.keys(changes).length > 0) {
-    await db.updateTable('custom_fields').set(changes).where('id', '=', field.id).execute();
+    await updateFieldRow(db, field.id, changes);
   }
   const updated = presentCustomField({
     ...field,
@@ -306,36 +257,13 @@ async function replaceOptions(
   options: readonly { id: string; label: string }[],
   removed: readonly string[],
 ): Promise<FieldValueChanges> {
-  if (removed.length > 0) {
-    await db
-      .deleteFrom('custom_field_options')
-      .where('id', 'in', [...removed])
-      .execute();
-  }
-  for (const run of perStatement(options)) {
-    await db
-      .insertInto('custom_field_options')
-      .values(
-        run.rows.map((option, offset) => ({ ...option, field_id: fieldId, position: run.start + offset })),
-      )
-      .onConflict((conflict) =>
-        conflict.column('id').doUpdateSet((eb) => ({
-          label: eb.ref('excluded.label'),
-          position: eb.ref('excluded.position'),
-        })),
-      )
-      .execute();
-  }
+  await writeOptions(db, fieldId, options, removed);
   const changed = new Map<string, CustomFieldValue[]>();
   if (removed.length === 0) return changed;
 
   // Values holding a removed option lose it; a value left empty is cleared.
   const gone = new Set(removed);
-  const values = await db
-    .selectFrom('task_custom_values')
-    .select(['task_id', 'value'])
-    .where('field_id', '=', fieldId)
-    .execute();
+  const values = await fieldValues(db, fieldId);
   const cleared: string[] = [];
   const rewritten: { task_id: string; field_id: string; value: string }[] = [];
   for (const row of values) {
@@ -346,31 +274,9 @@ async function replaceOptions(
     if (rest.length === 0) cleared.push(row.task_id);
     else rewritten.push({ task_id: row.task_id, field_id: fieldId, value: JSON.stringify(rest) });
   }
-  for (const run of perStatement(cleared)) {
-    await db
-      .deleteFrom('task_custom_values')
-      .where('field_id', '=', fieldId)
-      .where('task_id', 'in', run.rows)
-      .execute();
-  }
+  await clearFieldValues(db, fieldId, cleared);
   await upsertValues(db, rewritten);
   return changed;
-}
-
-/** Writes many task values in as few statements as the parameter limit allows. */
-export async function upsertValues(
-  db: Executor,
-  rows: readonly { task_id: string; field_id: string; value: string }[],
-): Promise<void> {
-  for (const run of perStatement(rows)) {
-    await db
-      .insertInto('task_custom_values')
-      .values(run.rows)
-      .onConflict((conflict) =>
-        conflict.columns(['task_id', 'field_id']).doUpdateSet((eb) => ({ value: eb.ref('excluded.value') })),
-      )
-      .execute();
-  }
 }
 
 export interface ValueChanges {

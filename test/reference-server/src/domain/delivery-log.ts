@@ -12,6 +12,19 @@ import type {
 import { signPayload } from '@threadwork/shared/webhooks';
 import type { Executor } from '../db/executor.ts';
 import { attemptsAhead, RETRY_JITTER } from '../delivery/schedule.ts';
+import {
+  deliveryCounts,
+  eventsNeverReceived,
+  findEvent,
+  findHookPayload,
+  findUserDeliveryOwner,
+  type LogFilter,
+  lastAttempts,
+  logHasBeyond,
+  logRows,
+  ownsSubscription,
+  userSubscriptionRows,
+} from '../storage/delivery-log.ts';
 import { invalidField, notFound } from './errors.ts';
 import { enqueueDeliveries, type SubscriptionKind } from './events/outbox.ts';
 import { eventBody } from './events/webhook-body.ts';
@@ -35,32 +48,9 @@ export async function subscriptionsOf(
   userId: string,
   now: Date,
 ): Promise<ConsoleSubscription[]> {
-  const [v2, v1] = await Promise.all([
-    db
-      .selectFrom('webhook_subscriptions')
-      .select(['id', 'target_url', 'events', 'status', 'disabled_reason', 'failing_since', 'secrets'])
-      .where('user_id', '=', userId)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute(),
-    db
-      .selectFrom('v1_hook_subscriptions')
-      .select(['id', 'webhook_url', 'action', 'entity_id', 'failing_since'])
-      .where('user_id', '=', userId)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute(),
-  ]);
+  const { v2, v1 } = await userSubscriptionRows(db, userId);
   const ids = [...v2, ...v1].map((row) => row.id);
-  const counted =
-    ids.length === 0
-      ? []
-      : await db
-          .selectFrom('webhook_deliveries')
-          .select((eb) => ['kind', 'subscription_id', 'status', eb.fn.countAll<number>().as('count')])
-          .where('subscription_id', 'in', ids)
-          .groupBy(['kind', 'subscription_id', 'status'])
-          .execute();
+  const counted = ids.length === 0 ? [] : await deliveryCounts(db, ids);
   const countsOf = (kind: SubscriptionKind, id: string) => {
     const counts = Object.fromEntries(STATUSES.map((status) => [status, 0])) as ConsoleSubscription['counts'];
     for (const row of counted) {
@@ -107,19 +97,6 @@ export async function subscriptionsOf(
   ];
 }
 
-const ROW_COLUMNS = [
-  'd.seq',
-  'd.id',
-  'd.kind',
-  'd.subscription_id',
-  'd.event_id',
-  'd.event_type',
-  'd.status',
-  'd.attempt_count',
-  'd.next_attempt_at',
-  'd.created_at',
-] as const;
-
 function seqOf(cursor: string | undefined, name: 'before' | 'after'): number | null {
   if (cursor === undefined) return null;
   const [seq] = decodeCursor(cursor, 1);
@@ -143,46 +120,33 @@ export async function deliveryPage(
   if (shown.length === 0) return { deliveries: [], older: null, newer: null };
   const before = seqOf(query.before, 'before');
   const after = before === null ? seqOf(query.after, 'after') : null;
-  const filtered = () => {
-    let select = db.selectFrom('webhook_deliveries as d').where((eb) =>
-      eb.or(
-        (['v2', 'v1'] as const)
-          .map((kind) => ({
-            kind,
-            ids: shown.filter((entry) => entry.kind === kind).map((entry) => entry.id),
-          }))
-          .filter(({ ids }) => ids.length > 0)
-          .map(({ kind, ids }) => eb.and([eb('d.kind', '=', kind), eb('d.subscription_id', 'in', ids)])),
-      ),
-    );
-    if (query.status !== undefined) select = select.where('d.status', '=', query.status);
-    if (query.event_type !== undefined) select = select.where('d.event_type', '=', query.event_type);
-    return select;
+  const filter: LogFilter = {
+    subscriptions: (['v2', 'v1'] as const)
+      .map((kind) => ({
+        kind,
+        ids: shown.filter((entry) => entry.kind === kind).map((entry) => entry.id),
+      }))
+      .filter(({ ids }) => ids.length > 0),
+    status: query.status,
+    event_type: query.event_type,
   };
-  let rows = await filtered()
-    .select(ROW_COLUMNS)
-    .$if(before !== null, (select) => select.where('d.seq', '<', before!))
-    .$if(after !== null, (select) => select.where('d.seq', '>', after!))
-    .orderBy('d.seq', after === null ? 'desc' : 'asc')
-    .limit(limit + 1)
-    .execute();
+  let rows = await logRows(db, filter, { before, after }, limit + 1);
   const more = rows.length > limit;
   rows = rows.slice(0, limit);
   if (after !== null) rows.reverse();
   const first = rows[0];
   const last = rows.at(-1);
   // Whether a page lies beyond the other end: the one this page was reached from (or a newer one).
-  const beyond = async (edge: number, direction: '>' | '<') =>
-    (await filtered().select('d.seq').where('d.seq', direction, edge).limit(1).execute()).length > 0;
+  const beyond = (edge: number, direction: '>' | '<') => logHasBeyond(db, filter, edge, direction);
   const older = last && (after === null ? more : await beyond(Number(last.seq), '<'));
   const newer = first && (after !== null ? more : before !== null && (await beyond(Number(first.seq), '>')));
-  const lastAttempts = await lastAttemptsOf(
+  const attempts = await lastAttempts(
     db,
     rows.map((row) => row.id),
   );
   return {
     deliveries: rows.map((row) => {
-      const attempt = lastAttempts.get(row.id);
+      const attempt = attempts.get(row.id);
       return {
         id: row.id,
         kind: row.kind as SubscriptionKind,
@@ -202,52 +166,11 @@ export async function deliveryPage(
   };
 }
 
-async function lastAttemptsOf(db: Executor, deliveryIds: string[]) {
-  if (deliveryIds.length === 0)
-    return new Map<string, { status_code: number | null; attempted_at: string }>();
-  const rows = await db
-    .selectFrom('webhook_delivery_attempts as a')
-    .select(['a.delivery_id', 'a.status_code', 'a.attempted_at'])
-    .where('a.delivery_id', 'in', deliveryIds)
-    .where((eb) =>
-      eb(
-        'a.number',
-        '=',
-        eb
-          .selectFrom('webhook_delivery_attempts as b')
-          .select((inner) => inner.fn.max('b.number').as('number'))
-          .whereRef('b.delivery_id', '=', 'a.delivery_id'),
-      ),
-    )
-    .execute();
-  return new Map(rows.map((row) => [row.delivery_id, row]));
-}
-
 /** Which of the user's subscriptions a delivery belongs to; 404 for anyone else's. */
 async function ownerOf(db: Executor, userId: string, deliveryId: string) {
-  const row = await db
-    .selectFrom('webhook_deliveries')
-    .select(['kind', 'subscription_id', 'event_id', 'event_type'])
-    .where('id', '=', deliveryId)
-    .executeTakeFirst();
-  const subscription =
-    row?.kind === 'v2'
-      ? await db
-          .selectFrom('webhook_subscriptions')
-          .select(['target_url', 'secrets'])
-          .where('id', '=', row.subscription_id)
-          .where('user_id', '=', userId)
-          .executeTakeFirst()
-      : row?.kind === 'v1'
-        ? await db
-            .selectFrom('v1_hook_subscriptions')
-            .select(['webhook_url as target_url', (eb) => eb.val<string | null>(null).as('secrets')])
-            .where('id', '=', row.subscription_id)
-            .where('user_id', '=', userId)
-            .executeTakeFirst()
-        : undefined;
-  if (!row || !subscription) throw notFound('webhook delivery', deliveryId);
-  return { ...row, kind: row.kind as SubscriptionKind, ...subscription };
+  const owner = await findUserDeliveryOwner(db, userId, deliveryId);
+  if (!owner) throw notFound('webhook delivery', deliveryId);
+  return owner;
 }
 
 /**
@@ -281,11 +204,7 @@ export async function deliveryDetail(
   let body: string | null;
   let signature: string | null = null;
   if (owner.kind === 'v2') {
-    const event = await db
-      .selectFrom('events')
-      .select(['id', 'type', 'created_at', 'data'])
-      .where('id', '=', owner.event_id)
-      .executeTakeFirst();
+    const event = await findEvent(db, owner.event_id);
     body = event ? eventBody(event) : null;
     const last = delivery.attempts.at(-1);
     if (body !== null && last && owner.secrets !== null) {
@@ -296,12 +215,7 @@ export async function deliveryDetail(
       });
     }
   } else {
-    const payload = await db
-      .selectFrom('v1_hook_payloads')
-      .select('body')
-      .where('event_id', '=', owner.event_id)
-      .executeTakeFirst();
-    body = payload?.body ?? null;
+    body = await findHookPayload(db, owner.event_id);
   }
   const schedule =
     delivery.status === 'pending' && delivery.next_attempt_at !== null
@@ -360,36 +274,10 @@ export async function retryFailed(
   subscriptionId: string,
   now: Date,
 ): Promise<{ queued: number }> {
-  const table = kind === 'v2' ? 'webhook_subscriptions' : 'v1_hook_subscriptions';
-  const owned = await tx
-    .selectFrom(table)
-    .select('id')
-    .where('id', '=', subscriptionId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  if (!owned) throw notFound(kind === 'v2' ? 'webhook subscription' : 'subscription', subscriptionId);
-  const events = await tx
-    .selectFrom('webhook_deliveries as d')
-    .select(['d.event_id', 'd.event_type'])
-    .where('d.kind', '=', kind)
-    .where('d.subscription_id', '=', subscriptionId)
-    .where('d.status', '=', 'failed')
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('webhook_deliveries as o')
-            .select('o.id')
-            .whereRef('o.kind', '=', 'd.kind')
-            .whereRef('o.subscription_id', '=', 'd.subscription_id')
-            .whereRef('o.event_id', '=', 'd.event_id')
-            .where('o.status', 'in', ['pending', 'delivered']),
-        ),
-      ),
-    )
-    .groupBy(['d.event_id', 'd.event_type'])
-    .orderBy((eb) => eb.fn.min('d.seq'))
-    .execute();
+  if (!(await ownsSubscription(tx, userId, kind, subscriptionId))) {
+    throw notFound(kind === 'v2' ? 'webhook subscription' : 'subscription', subscriptionId);
+  }
+  const events = await eventsNeverReceived(tx, kind, subscriptionId);
   const ids = await enqueueDeliveries(
     tx,
     events.map((event) => ({

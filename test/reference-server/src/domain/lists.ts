@@ -1,5 +1,5 @@
 import type { Executor } from '../db/executor.ts';
-import { paginate } from '../storage/pagination.ts';
+import { insertList, nextListPosition, pageBoardLists, renameListRow } from '../storage/lists.ts';
 import { requireBoard, requireList } from './access.ts';
 import { noteChange } from './events/feed.ts';
 import { newId } from './ids.ts';
@@ -20,19 +20,7 @@ export async function listBoardLists(
   page: PageRequest,
 ): Promise<Page<ListRecord>> {
   const board = await requireBoard(db, userId, boardId);
-  return paginate(
-    page,
-    ['position', 'id'],
-    (after, take) => {
-      let query = db
-        .selectFrom('lists')
-        .select(['id', 'board_id', 'name', 'position'])
-        .where('board_id', '=', board.id);
-      if (after) query = query.where(after);
-      return query.orderBy('position').orderBy('id').limit(take).execute();
-    },
-    (row) => [row.position, row.id],
-  );
+  return pageBoardLists(db, board.id, page);
 }
 
 /** A new list at the end of the board (its position read under the board's lock). */
@@ -44,21 +32,13 @@ export async function createList(
   now: Date,
 ): Promise<ListRecord> {
   const board = await requireBoard(db, userId, boardId, 'change');
-  const last = await db
-    .selectFrom('lists')
-    .select((eb) => eb.fn.max('position').as('position'))
-    .where('board_id', '=', board.id)
-    .executeTakeFirst();
   const list = {
     id: newId('lst'),
     board_id: board.id,
     name: input.name,
-    position: last?.position == null ? 0 : Number(last.position) + 1,
+    position: await nextListPosition(db, board.id),
   };
-  await db
-    .insertInto('lists')
-    .values({ ...list, created_at: now.toISOString() })
-    .execute();
+  await insertList(db, { ...list, created_at: now.toISOString() });
   noteChange(db, { topic: 'board', board_id: board.id });
   return list;
 }
@@ -71,7 +51,7 @@ export async function renameList(
   name: string,
 ): Promise<ListRecord> {
   const list = await requireList(db, userId, listId, 'change');
-  await db.updateTable('lists').set({ name }).where('id', '=', list.id).execute();
+  await renameListRow(db, list.id, name);
   noteChange(db, { topic: 'board', board_id: list.board_id });
   return { id: list.id, board_id: list.board_id, name, position: list.position };
 }

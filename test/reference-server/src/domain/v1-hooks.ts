@@ -12,6 +12,7 @@ import {
 import type { Executor } from '../db/executor.ts';
 import type { V1HookSubscriptionsTable } from '../db/schema.ts';
 import { holdKey } from '../storage/locks.ts';
+import { deleteHookRow, deleteKeyHooks, findUserHook, insertHook } from '../storage/v1-hooks.ts';
 import { requireBoard, requireList } from './access.ts';
 import { invalidField, keyRevoked, notFound } from './errors.ts';
 import { subscriptionsChanged } from './events/listeners.ts';
@@ -63,53 +64,28 @@ export async function subscribeV1(
     failing_since: null,
     created_at: now.toISOString(),
   };
-  await db.insertInto('v1_hook_subscriptions').values(row).execute();
+  await insertHook(db, row);
   subscriptionsChanged(db);
   return present(row);
 }
 
 /**
- * Cancels the user's subscription; deliveries still owed to it are marked failed. 404 if unknown. The
- * deliveries first, then the subscription, in the order the delivery worker locks them (as
- * `deleteSubscription` does for v2).
+ * Cancels the user's subscription; deliveries still owed to it are marked failed. 404 if unknown.
  */
 export async function unsubscribeV1(db: Executor, userId: string, subscriptionId: string): Promise<void> {
-  const owned = await db
-    .selectFrom('v1_hook_subscriptions')
-    .select('id')
-    .where('id', '=', subscriptionId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
+  const owned = await findUserHook(db, userId, subscriptionId);
   if (!owned) throw notFound('subscription', subscriptionId);
-  await db
-    .updateTable('webhook_deliveries')
-    .set({ status: 'failed', next_attempt_at: null })
-    .where('kind', '=', 'v1')
-    .where('subscription_id', '=', subscriptionId)
-    .where('status', '=', 'pending')
-    .execute();
-  const deleted = await db.deleteFrom('v1_hook_subscriptions').where('id', '=', owned.id).executeTakeFirst();
   // Cancelled meanwhile by a concurrent request (or by the delivery worker): answered as if it had come first.
-  if (Number(deleted.numDeletedRows) === 0) throw notFound('subscription', subscriptionId);
+  if (!(await deleteHookRow(db, owned.id))) throw notFound('subscription', subscriptionId);
   subscriptionsChanged(db);
 }
 
 /**
  * Deletes the key's hooks, as revoking the key does, and answers how many; deliveries still owed to them
- * are marked failed, as an unsubscribe leaves them (deliveries first, as there).
+ * are marked failed, as an unsubscribe leaves them.
  */
 export async function deleteHooksOfKey(tx: Executor, keyId: string): Promise<number> {
-  await tx
-    .updateTable('webhook_deliveries')
-    .set({ status: 'failed', next_attempt_at: null })
-    .where('kind', '=', 'v1')
-    .where('status', '=', 'pending')
-    .where('subscription_id', 'in', (eb) =>
-      eb.selectFrom('v1_hook_subscriptions').select('id').where('key_id', '=', keyId),
-    )
-    .execute();
-  const deleted = await tx.deleteFrom('v1_hook_subscriptions').where('key_id', '=', keyId).executeTakeFirst();
-  const count = Number(deleted.numDeletedRows);
+  const count = await deleteKeyHooks(tx, keyId);
   if (count > 0) subscriptionsChanged(tx);
   return count;
 }

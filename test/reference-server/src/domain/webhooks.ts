@@ -14,9 +14,21 @@ import type {
   WebhookSubscription,
 } from '@threadwork/shared/schemas';
 import type { Executor } from '../db/executor.ts';
-import type { WebhookDeliveriesTable, WebhookSubscriptionsTable } from '../db/schema.ts';
-import { forIntent, holdKey, type Intent } from '../storage/locks.ts';
-import { paginate } from '../storage/pagination.ts';
+import type { WebhookSubscriptionsTable } from '../db/schema.ts';
+import { holdKey, type Intent } from '../storage/locks.ts';
+import {
+  type DeliveryRow,
+  deleteSubscriptionRow,
+  disableKeySubscriptions,
+  findUserDelivery,
+  findUserSubscription,
+  getDeliveryRow,
+  insertSubscription,
+  pageUserSubscriptions,
+  selectAttempts,
+  selectSubscriptionDeliveries,
+  updateSubscriptionRow,
+} from '../storage/webhooks.ts';
 import { invalidField, keyRevoked, notFound } from './errors.ts';
 import { noteChange } from './events/feed.ts';
 import { subscriptionsChanged } from './events/listeners.ts';
@@ -77,12 +89,7 @@ async function findOwned(
   id: string,
   intent: Intent = 'read',
 ): Promise<SubscriptionRow> {
-  const query = db
-    .selectFrom('webhook_subscriptions')
-    .selectAll()
-    .where('id', '=', id)
-    .where('user_id', '=', userId);
-  const row = await forIntent(db, query, intent).executeTakeFirst();
+  const row = await findUserSubscription(db, userId, id, intent);
   if (!row) throw notFound('webhook subscription', id);
   return row;
 }
@@ -111,7 +118,7 @@ export async function createSubscription(
     failing_since: null,
     created_at: now.toISOString(),
   };
-  await db.insertInto('webhook_subscriptions').values(row).execute();
+  await insertSubscription(db, row);
   subscriptionsChanged(db);
   return { ...present(row), secret };
 }
@@ -122,16 +129,7 @@ export async function listSubscriptions(
   userId: string,
   page: PageRequest,
 ): Promise<Page<WebhookSubscription>> {
-  const result = await paginate(
-    page,
-    ['created_at', 'id'],
-    (after, take) => {
-      let query = db.selectFrom('webhook_subscriptions').selectAll().where('user_id', '=', userId);
-      if (after) query = query.where(after);
-      return query.orderBy('created_at').orderBy('id').limit(take).execute();
-    },
-    (row) => [row.created_at, row.id],
-  );
+  const result = await pageUserSubscriptions(db, userId, page);
   return { items: result.items.map(present), pagination: result.pagination };
 }
 
@@ -174,15 +172,13 @@ export async function updateSubscription(
   } else if (patch.status === 'disabled') {
     Object.assign(changes, { status: 'disabled', disabled_reason: 'manual' });
   }
-  await db.updateTable('webhook_subscriptions').set(changes).where('id', '=', row.id).execute();
+  await updateSubscriptionRow(db, row.id, changes);
   noteChange(db, { topic: 'subscription', subscription_id: row.id });
   return present({ ...row, ...changes });
 }
 
 /**
- * Deletes the subscription; deliveries still owed to it are marked failed (kept in the log). The
- * deliveries first, then the subscription, in the order the delivery worker locks them (a claimed
- * delivery, then its subscription's failure streak), so the two never wait for each other in a cycle.
+ * Deletes the subscription; deliveries still owed to it are marked failed (kept in the log).
  */
 export async function deleteSubscription(
   db: Executor,
@@ -190,16 +186,8 @@ export async function deleteSubscription(
   id: string,
 ): Promise<{ id: string; deleted: true }> {
   const row = await findOwned(db, userId, id);
-  await db
-    .updateTable('webhook_deliveries')
-    .set({ status: 'failed', next_attempt_at: null })
-    .where('kind', '=', 'v2')
-    .where('subscription_id', '=', row.id)
-    .where('status', '=', 'pending')
-    .execute();
-  const deleted = await db.deleteFrom('webhook_subscriptions').where('id', '=', row.id).executeTakeFirst();
   // Deleted meanwhile by a concurrent request: answered as if it had come first.
-  if (Number(deleted.numDeletedRows) === 0) throw notFound('webhook subscription', id);
+  if (!(await deleteSubscriptionRow(db, row.id))) throw notFound('webhook subscription', id);
   subscriptionsChanged(db);
   return { id: row.id, deleted: true };
 }
@@ -207,26 +195,10 @@ export async function deleteSubscription(
 /**
  * Disables the key's active subscriptions (`key_revoked`), as revoking the key does, and answers how
  * many. What is already queued for any of the key's subscriptions (retries, test events, replays) stops
- * as `suppressed`; events from now on are recorded the same way, as for any disabled subscription. The
- * deliveries first, then the subscriptions, in the order the delivery worker locks them.
+ * as `suppressed`; events from now on are recorded the same way, as for any disabled subscription.
  */
 export async function disableSubscriptionsOfKey(tx: Executor, keyId: string): Promise<number> {
-  await tx
-    .updateTable('webhook_deliveries')
-    .set({ status: 'suppressed', next_attempt_at: null })
-    .where('kind', '=', 'v2')
-    .where('status', '=', 'pending')
-    .where('subscription_id', 'in', (eb) =>
-      eb.selectFrom('webhook_subscriptions').select('id').where('key_id', '=', keyId),
-    )
-    .execute();
-  const disabled = await tx
-    .updateTable('webhook_subscriptions')
-    .set({ status: 'disabled', disabled_reason: 'key_revoked' })
-    .where('key_id', '=', keyId)
-    .where('status', '=', 'active')
-    .executeTakeFirst();
-  const count = Number(disabled.numUpdatedRows);
+  const count = await disableKeySubscriptions(tx, keyId);
   // The console's deliveries page shows each subscription's state.
   if (count > 0) subscriptionsChanged(tx);
   return count;
@@ -249,11 +221,7 @@ export async function rotateSecret(
     { secret, expires_at: null },
     ...stillValid.map((entry) => ({ secret: entry.secret, expires_at: entry.expires_at ?? expiresAt })),
   ];
-  await db
-    .updateTable('webhook_subscriptions')
-    .set({ secrets: JSON.stringify(secrets) })
-    .where('id', '=', row.id)
-    .execute();
+  await updateSubscriptionRow(db, row.id, { secrets: JSON.stringify(secrets) });
   // The deliveries page shows the signature each attempt carried, made with the secrets.
   noteChange(db, { topic: 'subscription', subscription_id: row.id });
   return { id: row.id, secret, previous_secret_expires_at: expiresAt };
@@ -278,18 +246,7 @@ export async function replayDelivery(
   deliveryId: string,
   now: Date,
 ): Promise<WebhookDelivery> {
-  const original = await tx
-    .selectFrom('webhook_deliveries')
-    .innerJoin('webhook_subscriptions', 'webhook_subscriptions.id', 'webhook_deliveries.subscription_id')
-    .select([
-      'webhook_deliveries.subscription_id',
-      'webhook_deliveries.event_id',
-      'webhook_deliveries.event_type',
-    ])
-    .where('webhook_deliveries.id', '=', deliveryId)
-    .where('webhook_deliveries.kind', '=', 'v2')
-    .where('webhook_subscriptions.user_id', '=', userId)
-    .executeTakeFirst();
+  const original = await findUserDelivery(tx, userId, deliveryId);
   if (!original) throw notFound('webhook delivery', deliveryId);
   const id = await enqueueDelivery(
     tx,
@@ -306,43 +263,12 @@ export async function replayDelivery(
   return getDelivery(tx, id);
 }
 
-type DeliveryRow = Pick<
-  WebhookDeliveriesTable,
-  | 'id'
-  | 'subscription_id'
-  | 'event_id'
-  | 'event_type'
-  | 'status'
-  | 'attempt_count'
-  | 'next_attempt_at'
-  | 'created_at'
-> & { seq: number };
-
-const DELIVERY_COLUMNS = [
-  'seq',
-  'id',
-  'subscription_id',
-  'event_id',
-  'event_type',
-  'status',
-  'attempt_count',
-  'next_attempt_at',
-  'created_at',
-] as const;
-
 async function withAttempts(db: Executor, rows: DeliveryRow[]): Promise<WebhookDelivery[]> {
   if (rows.length === 0) return [];
-  const attempts = await db
-    .selectFrom('webhook_delivery_attempts')
-    .selectAll()
-    .where(
-      'delivery_id',
-      'in',
-      rows.map((row) => row.id),
-    )
-    .orderBy('delivery_id')
-    .orderBy('number')
-    .execute();
+  const attempts = await selectAttempts(
+    db,
+    rows.map((row) => row.id),
+  );
   const byDelivery = new Map<string, DeliveryAttempt[]>();
   for (const attempt of attempts) {
     const list = byDelivery.get(attempt.delivery_id) ?? [];
@@ -372,12 +298,7 @@ async function withAttempts(db: Executor, rows: DeliveryRow[]): Promise<WebhookD
 
 /** One delivery of the log with its attempts (the caller has checked whose it is). */
 export async function getDelivery(db: Executor, id: string): Promise<WebhookDelivery> {
-  const row = await db
-    .selectFrom('webhook_deliveries')
-    .select(DELIVERY_COLUMNS)
-    .where('id', '=', id)
-    .executeTakeFirstOrThrow();
-  const [delivery] = await withAttempts(db, [row]);
+  const [delivery] = await withAttempts(db, [await getDeliveryRow(db, id)]);
   return delivery!;
 }
 
@@ -395,17 +316,12 @@ export async function listDeliveries(
   if (before !== null && typeof before !== 'number') {
     throw invalidField('cursor', 'not a cursor this server issued');
   }
-  let select = db
-    .selectFrom('webhook_deliveries')
-    .select(DELIVERY_COLUMNS)
-    .where('kind', '=', 'v2')
-    .where('subscription_id', '=', subscription.id);
-  if (query.status) select = select.where('status', '=', query.status);
-  if (before !== null) select = select.where('seq', '<', before);
-  const rows = await select
-    .orderBy('seq', 'desc')
-    .limit(limit + 1)
-    .execute();
+  const rows = await selectSubscriptionDeliveries(
+    db,
+    subscription.id,
+    { status: query.status, before },
+    limit + 1,
+  );
   const hasMore = rows.length > limit;
   const items = hasMore ? rows.slice(0, limit) : rows;
   const last = items.at(-1);

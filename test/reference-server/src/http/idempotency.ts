@@ -15,20 +15,30 @@
 // key anew to be stored, and yields to whoever took the key meanwhile.
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { type CompiledQuery, sql } from 'kysely';
+import type { CompiledQuery } from 'kysely';
 import {
   type Claim,
   type DeferredCommit,
   deferredCommit,
   finishDeferred,
   withDeferredCommit,
-  withLiterals,
 } from '../db/deferred-commit.ts';
-import { type Executor, isShared, perDatabase } from '../db/executor.ts';
-import { prepareQuery, textParam } from '../db/prepared.ts';
+import { perDatabase } from '../db/executor.ts';
 import { transact } from '../db/transaction.ts';
 import { ServiceError } from '../domain/errors.ts';
 import { credentialOf } from '../domain/principal.ts';
+import {
+  type AnswerToStore,
+  claimResult,
+  claimStatements,
+  findAnswer,
+  keysClaimedByTransaction,
+  purgeExpiredAnswers,
+  releaseRunningKey,
+  type StoredAnswerRow,
+  storeAnswer,
+  storeAnswerStatement,
+} from '../storage/idempotency-keys.ts';
 import { type HeldIdempotencyKey, principalOf } from './request-state.ts';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -77,48 +87,6 @@ const inFlightOf = perDatabase(() => new Map<string, string>());
 // A header value cannot hold a NUL, so credential and key cannot run into each other.
 const slotOf = (credential: string, key: string) => `${credential}\u0000${key}`;
 
-const findAnswer = prepareQuery((db: Executor, credential: string, key: string) =>
-  db
-    .selectFrom('idempotency_keys')
-    .select(['fingerprint', 'status_code', 'response_body', 'expires_at'])
-    .where('credential', '=', textParam(credential))
-    .where('key', '=', textParam(key)),
-);
-
-// Replaces only an expired row: a live answer is replayed, never run again.
-function storeAnswerQuery(
-  db: Executor,
-  credential: string,
-  key: string,
-  fingerprint: string,
-  statusCode: number,
-  responseBody: string,
-  createdAt: string,
-  expiresAt: string,
-) {
-  return db
-    .insertInto('idempotency_keys')
-    .values({
-      credential,
-      key,
-      fingerprint,
-      status_code: statusCode,
-      response_body: responseBody,
-      created_at: createdAt,
-      expires_at: expiresAt,
-    })
-    .onConflict((conflict) =>
-      conflict.columns(['credential', 'key']).doUpdateSet((eb) => ({
-        fingerprint: eb.ref('excluded.fingerprint'),
-        status_code: eb.ref('excluded.status_code'),
-        response_body: eb.ref('excluded.response_body'),
-        created_at: eb.ref('excluded.created_at'),
-        expires_at: eb.ref('excluded.expires_at'),
-      })),
-    );
-}
-const storeAnswer = prepareQuery(storeAnswerQuery);
-
 /** The status of a row that holds a running key (shared databases only: see `Claim.keep`). */
 const RUNNING = 0;
 /**
@@ -127,19 +95,6 @@ const RUNNING = 0;
  * a first write transaction before its answer (and so before the end of its claim) writes one.
  */
 export const RUNNING_LEASE_MS = 60 * 1000;
-
-/** A seed of ours for hashing keys into advisory lock names (apart from every other use of the hash). */
-const CLAIM_SEED = 0x7477_6964; // "twid"
-
-/** Takes the advisory lock named by the key, if free (answers `claimed`). */
-const claimKey = prepareQuery((db: Executor, credential: string, key: string) =>
-  db.selectNoFrom(
-    // A header value holds no line break, so credential and key cannot run into each other.
-    sql<boolean>`pg_try_advisory_xact_lock(hashtextextended(${credential} || E'\\n' || ${key}, ${CLAIM_SEED}))`.as(
-      'claimed',
-    ),
-  ),
-);
 
 /** The claim of a key by the request's write transaction (see the top of this file). */
 function claimOf(
@@ -153,25 +108,17 @@ function claimOf(
   const atIso = at.toISOString();
   return {
     // Two statements: the answer is read with a snapshot taken once the lock is held.
-    statements: [
-      withLiterals(claimKey.bound(db, credential, key)),
-      withLiterals(findAnswer.bound(db, credential, key)),
-    ],
-    check([locked, found]) {
-      const outcome = claimOutcome(
-        locked?.rows[0]?.['claimed'] === true,
-        found?.rows[0] as StoredRow | undefined,
-        fingerprint,
-        atIso,
-      );
+    statements: claimStatements(db, credential, key),
+    check(results) {
+      const { claimed, stored } = claimResult(results);
+      const outcome = claimOutcome(claimed, stored, fingerprint, atIso);
       if (outcome === null) return;
       // Not this request's answer to store.
       request.idempotency = null;
       throw outcome;
     },
     keep: () =>
-      storeAnswer.bound(
-        db,
+      storeAnswerStatement(db, [
         credential,
         key,
         fingerprint,
@@ -179,16 +126,14 @@ function claimOf(
         '',
         atIso,
         new Date(at.getTime() + RUNNING_LEASE_MS).toISOString(),
-      ),
+      ]),
   };
 }
-
-type StoredRow = NonNullable<Awaited<ReturnType<typeof findAnswer.executeTakeFirst>>>;
 
 /** What a claim ends the request with instead of running it; null when the request runs. */
 function claimOutcome(
   claimed: boolean,
-  stored: StoredRow | undefined,
+  stored: StoredAnswerRow | undefined,
   fingerprint: string,
   atIso: string,
 ): Error | null {
@@ -246,7 +191,7 @@ export const idempotency: preHandlerAsyncHookHandler = async (request, reply) =>
   const { db, now } = request.server.ctx;
   const credential = credentialOf(principalOf(request));
   const fingerprint = fingerprintOf(request);
-  if (isShared(db)) return holdSharedKey(request, credential, key, fingerprint);
+  if (keysClaimedByTransaction(db)) return holdSharedKey(request, credential, key, fingerprint);
   const inFlight = inFlightOf(db);
   const slot = slotOf(credential, key);
 
@@ -257,9 +202,9 @@ export const idempotency: preHandlerAsyncHookHandler = async (request, reply) =>
   if (running !== undefined) throw running === fingerprint ? inProgress() : conflict();
   inFlight.set(slot, fingerprint);
 
-  let stored: Awaited<ReturnType<typeof findAnswer.executeTakeFirst>>;
+  let stored: StoredAnswerRow | undefined;
   try {
-    stored = await findAnswer.executeTakeFirst(db, credential, key);
+    stored = await findAnswer(db, credential, key);
   } catch (error) {
     inFlight.delete(slot);
     throw error;
@@ -300,7 +245,7 @@ export function installIdempotencyStore(app: FastifyInstance): void {
     const { db } = request.server.ctx;
     const deferred = deferredOf.get(request);
     const answered = reply.statusCode < 500 && typeof payload === 'string';
-    const answer = [
+    const answer: AnswerToStore = [
       held.credential,
       held.key,
       held.fingerprint,
@@ -308,14 +253,14 @@ export function installIdempotencyStore(app: FastifyInstance): void {
       typeof payload === 'string' ? payload : '',
       held.createdAt,
       held.expiresAt,
-    ] as const;
+    ];
     if (deferred !== undefined) {
-      const stored = answered ? storeAnswer.bound(db, ...answer) : null;
+      const stored = answered ? storeAnswerStatement(db, answer) : null;
       return storeShared(request, reply, deferred, held, stored);
     }
     try {
       // A 5xx (or a body that is not JSON text) writes nothing, so that a retry runs.
-      if (answered) await storeAnswer.executeWrite(db, ...answer);
+      if (answered) await storeAnswer(db, answer);
     } finally {
       // Only once the answer is readable: a duplicate arriving now replays it instead of running.
       inFlightOf(db).delete(slotOf(held.credential, held.key));
@@ -329,7 +274,7 @@ export function installIdempotencyStore(app: FastifyInstance): void {
     if (++writesSincePurge < 500) return;
     writesSincePurge = 0;
     const { db, now } = request.server.ctx;
-    await db.deleteFrom('idempotency_keys').where('expires_at', '<=', now().toISOString()).execute();
+    await purgeExpiredAnswers(db, now().toISOString());
   }
 
   /**
@@ -347,13 +292,7 @@ export function installIdempotencyStore(app: FastifyInstance): void {
     const heldByRow = deferred.held === 'row';
     // Released (a running row: see `Claim.keep`), so that a retry runs.
     const release = async () => {
-      if (!heldByRow) return;
-      await db
-        .deleteFrom('idempotency_keys')
-        .where('credential', '=', held.credential)
-        .where('key', '=', held.key)
-        .where('status_code', '=', RUNNING)
-        .execute();
+      if (heldByRow) await releaseRunningKey(db, held.credential, held.key, RUNNING);
     };
     if (answer === null) {
       // A 5xx: the change rolls back, and the claim with it.
@@ -392,7 +331,7 @@ export function installIdempotencyStore(app: FastifyInstance): void {
   }
 
   // On a shared database, a keyed write runs in a deferred-commit scope (see the top of this file).
-  if (isShared(app.ctx.db)) {
+  if (keysClaimedByTransaction(app.ctx.db)) {
     app.addHook('preValidation', (request, _reply, done) => {
       if (!WRITE_METHODS.has(request.method) || request.headers['idempotency-key'] === undefined)
         return done();

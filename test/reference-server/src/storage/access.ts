@@ -4,7 +4,7 @@
 import type { Executor } from '../db/executor.ts';
 import { prepareQuery, textParam } from '../db/prepared.ts';
 import { joinListGroup } from '../db/transaction.ts';
-import { holdRow, type Intent } from './locks.ts';
+import { holdRow, type Intent, lockTeam } from './locks.ts';
 
 /** The board columns an access check answers, with the caller's membership and the team's plan. */
 const BOARD_COLUMNS = [
@@ -97,8 +97,13 @@ export async function findListAccess(
   return row;
 }
 
-/** A team of the user's with its subscription; undefined when the user is no member (or no such team). */
-export function findMemberTeam(db: Executor, userId: string, teamId: string) {
+/**
+ * A team of the user's with its subscription; undefined when the user is no member (or no such team).
+ * With `change`, the team's row is held until the write commits (storage/locks.ts), from before it is
+ * read: what the write makes for the team (a company of a name, say) is then made once.
+ */
+export async function findMemberTeam(db: Executor, userId: string, teamId: string, intent: Intent = 'read') {
+  if (intent !== 'read') await lockTeam(db, teamId);
   return db
     .selectFrom('teams')
     .innerJoin('team_members', (join) =>

@@ -20,7 +20,7 @@
 // never deleted, and who may see them changes only as the seed loads; a rename may change the name
 // shown), while everything the write then reads under the lock (positions, say) is read as it stands.
 // The lock then costs no round trip of its own.
-import type { SelectQueryBuilder } from 'kysely';
+import { type SelectQueryBuilder, sql } from 'kysely';
 import { type Executor, isShared } from '../db/executor.ts';
 import { prepareQuery, textParam } from '../db/prepared.ts';
 import type { Database } from '../db/schema.ts';
@@ -98,4 +98,29 @@ export function claimable<Table extends keyof Database, Row>(
   query: SelectQueryBuilder<Database, Table, Row>,
 ): SelectQueryBuilder<Database, Table, Row> {
   return isShared(db) ? query.forUpdate().skipLocked() : query;
+}
+
+/**
+ * How the delivery worker claims an outbox row: where other processes deliver from the same outbox
+ * (PostgreSQL), by a transaction of its own that locks the row (`FOR UPDATE SKIP LOCKED`) and stays
+ * open through the attempt, the lock going with a dead process's connection (`'row-locks'`); where this
+ * process alone delivers (SQLite), by marking the row in flight (`'marks'`).
+ */
+export function deliveryClaims(db: Executor): 'row-locks' | 'marks' {
+  return isShared(db) ? 'row-locks' : 'marks';
+}
+
+/**
+ * The class of the advisory locks (two-key form: the other key is a hash of the event and the
+ * subscription) that send deliveries of one event to one subscription one at a time (PostgreSQL).
+ */
+const SIBLINGS_LOCK_CLASS = 0x7477_6476; // "twdv"
+
+/**
+ * In a delivery's claiming transaction (`deliveryClaims` `'row-locks'`): waits until no other
+ * transaction, in any process, attempts a delivery of the same sibling group (`key`: one event to one
+ * subscription), and holds the group until the transaction ends.
+ */
+export async function holdSiblingDeliveries(tx: Executor, key: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(${SIBLINGS_LOCK_CLASS}, hashtext(${key}))`.execute(tx);
 }

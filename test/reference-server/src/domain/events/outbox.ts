@@ -1,7 +1,7 @@
 // The delivery outbox (`webhook_deliveries`): one row per event and subscription that should hear of
 // it. The delivery worker reads only this table; a commit that wrote to it wakes the worker.
 import type { Executor } from '../../db/executor.ts';
-import { writeLater } from '../../db/transaction.ts';
+import { writeDeliveries } from '../../storage/events.ts';
 import { newId } from '../ids.ts';
 import { noteOutboxWrite } from '../transaction.ts';
 import { noteChange } from './feed.ts';
@@ -41,7 +41,7 @@ export async function enqueueDeliveries(
     next_attempt_at: delivery.suppressed ? null : createdAt,
     created_at: createdAt,
   }));
-  await writeLater(tx, tx.insertInto('webhook_deliveries').values(rows));
+  await writeDeliveries(tx, rows);
   for (const row of rows) noteChange(tx, { topic: 'delivery', delivery_id: row.id });
   if (deliveries.some((delivery) => !delivery.suppressed)) noteOutboxWrite(tx);
   return rows.map((row) => row.id);

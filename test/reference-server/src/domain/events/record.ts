@@ -11,11 +11,16 @@ import {
   V1_ACTION_TARGETS,
   type V1Action,
   type V1Item,
-  type WebhookFilters,
 } from '@threadwork/shared/schemas';
 import type { Executor } from '../../db/executor.ts';
-import { prepareQuery } from '../../db/prepared.ts';
-import { writeLater } from '../../db/transaction.ts';
+import {
+  boardWithMembers,
+  hooksOn,
+  subscriptionsNaming,
+  type V2Candidate,
+  writeEvent,
+  writeHookPayload,
+} from '../../storage/events.ts';
 import { listeners } from '../../storage/listeners.ts';
 import { boardsOfTasks } from '../../storage/tasks.ts';
 import { boardAccess } from '../access.ts';
@@ -67,32 +72,6 @@ interface StoredEvent {
   type: EventType;
 }
 
-const insertEventRow = prepareQuery(
-  (
-    db: Executor,
-    id: string,
-    type: string,
-    createdAt: string,
-    teamId: string | null,
-    boardId: string | null,
-    listId: string | null,
-    taskId: string | null,
-    userId: string | null,
-    data: string,
-  ) =>
-    db.insertInto('events').values({
-      id,
-      type,
-      created_at: createdAt,
-      team_id: teamId,
-      board_id: boardId,
-      list_id: listId,
-      task_id: taskId,
-      user_id: userId,
-      data,
-    }),
-);
-
 async function insertEvent(
   tx: Executor,
   type: EventType,
@@ -101,17 +80,16 @@ async function insertEvent(
   at: Date,
 ): Promise<StoredEvent> {
   const id = newId('evt');
-  await insertEventRow.writeLater(
+  await writeEvent(
     tx,
-    id,
-    type,
-    at.toISOString(),
-    refs.teamId ?? null,
-    refs.boardId ?? null,
-    refs.listId ?? null,
-    refs.taskId ?? null,
-    refs.userId ?? null,
-    JSON.stringify(data),
+    { id, type, createdAt: at.toISOString(), data: JSON.stringify(data) },
+    {
+      teamId: refs.teamId ?? null,
+      boardId: refs.boardId ?? null,
+      listId: refs.listId ?? null,
+      taskId: refs.taskId ?? null,
+      userId: refs.userId ?? null,
+    },
   );
   return { id, type };
 }
@@ -126,22 +104,7 @@ async function boardAudience(
   userIds: readonly string[],
 ): Promise<{ teamId: string | null; viewers: Set<string> }> {
   const candidates = [...new Set(userIds)];
-  const query = tx
-    .selectFrom('boards')
-    .leftJoin('subscriptions', 'subscriptions.team_id', 'boards.team_id')
-    .select(['boards.team_id', 'boards.owner_id', 'subscriptions.plan', 'subscriptions.status'])
-    .where('boards.id', '=', boardId);
-  const rows =
-    candidates.length === 0
-      ? (await query.execute()).map((row) => ({ ...row, member_id: null }))
-      : await query
-          .leftJoin('team_members', (join) =>
-            join
-              .onRef('team_members.team_id', '=', 'boards.team_id')
-              .on('team_members.user_id', 'in', candidates),
-          )
-          .select('team_members.user_id as member_id')
-          .execute();
+  const rows = await boardWithMembers(tx, boardId, candidates);
   const board = rows[0];
   if (!board) return { teamId: null, viewers: new Set() };
   const members = new Set(rows.map((row) => row.member_id));
@@ -149,32 +112,6 @@ async function boardAudience(
     (userId) => boardAccess({ ...board, member_id: members.has(userId) ? userId : null }, userId) === 'open',
   );
   return { teamId: board.team_id, viewers: new Set(viewers) };
-}
-
-interface V2Candidate {
-  id: string;
-  user_id: string;
-  status: string;
-  filters: WebhookFilters | null;
-}
-
-/** v2 subscriptions whose events include `type`, optionally of one user. */
-async function v2SubscriptionsFor(tx: Executor, type: EventType, userId?: string): Promise<V2Candidate[]> {
-  let query = tx
-    .selectFrom('webhook_subscriptions')
-    .select(['id', 'user_id', 'status', 'events', 'filters'])
-    // A cheap pre-filter on the JSON text; the exact check follows.
-    .where('events', 'like', `%"${type}"%`);
-  if (userId !== undefined) query = query.where('user_id', '=', userId);
-  const rows = await query.execute();
-  return rows
-    .filter((row) => (JSON.parse(row.events) as string[]).includes(type))
-    .map((row) => ({
-      id: row.id,
-      user_id: row.user_id,
-      status: row.status,
-      filters: row.filters === null ? null : (JSON.parse(row.filters) as WebhookFilters),
-    }));
 }
 
 function v2DeliveriesOf(event: StoredEvent, subscriptions: readonly V2Candidate[]): NewDelivery[] {
@@ -196,16 +133,10 @@ async function v1HooksFor(
   if (actions.length === 0) return [];
   const entityOf = (action: V1Action) =>
     V1_ACTION_TARGETS[action].entity === 'list' ? change.listId : change.boardId;
-  return tx
-    .selectFrom('v1_hook_subscriptions')
-    .select(['id', 'user_id', 'action'])
-    .where((eb) =>
-      eb.or(
-        actions.map((action) => eb.and([eb('action', '=', action), eb('entity_id', '=', entityOf(action))])),
-      ),
-    )
-    .orderBy('created_at')
-    .execute();
+  return hooksOn(
+    tx,
+    actions.map((action) => ({ action, entityId: entityOf(action) })),
+  );
 }
 
 /**
@@ -227,7 +158,7 @@ export async function recordTaskEvent(tx: Executor, change: TaskChange, at: Date
     data = { task: change.task, previous_attributes: change.previous };
   }
   const listening = await listeners(tx);
-  const v2 = listening.v2 ? await v2SubscriptionsFor(tx, type) : [];
+  const v2 = listening.v2 ? await subscriptionsNaming(tx, type) : [];
   const v1 = listening.v1 ? await v1HooksFor(tx, change) : [];
   const candidates = [...v2, ...v1].map((subscription) => subscription.user_id);
   // No one to tell: the audience is empty and the caller already knows the team.
@@ -260,10 +191,7 @@ export async function recordTaskEvent(tx: Executor, change: TaskChange, at: Date
       suppressed: false,
     }));
   if (hooks.length > 0) {
-    await writeLater(
-      tx,
-      tx.insertInto('v1_hook_payloads').values({ event_id: event.id, body: JSON.stringify(change.item) }),
-    );
+    await writeHookPayload(tx, event.id, JSON.stringify(change.item));
   }
   await enqueueDeliveries(
     tx,
@@ -300,7 +228,7 @@ export async function recordReplyReceived(
     at,
   );
   const subscriptions = (await listeners(tx)).v2
-    ? await v2SubscriptionsFor(tx, 'thread.reply_received', input.userId)
+    ? await subscriptionsNaming(tx, 'thread.reply_received', input.userId)
     : [];
   await enqueueDeliveries(
     tx,

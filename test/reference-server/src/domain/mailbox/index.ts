@@ -2,16 +2,21 @@
 // changes the API and the tasks area make through its provider. Knows nothing of HTTP.
 import type { EmailAddress, EmailLabels, EmailThread, LinkedTask, Mailbox } from '@threadwork/shared/schemas';
 import type { Executor } from '../../db/executor.ts';
-import { lockUser } from '../../storage/locks.ts';
+import { type IncomingMessage, LocalMailboxProvider } from '../../storage/local-mailbox/provider.ts';
+import {
+  findMailboxOfAddress,
+  findUserMailbox,
+  holdMailbox,
+  linkedTaskRows,
+} from '../../storage/mailboxes.ts';
 import { boardAccess } from '../access.ts';
 import { notFound, ServiceError } from '../errors.ts';
 import { recordReplyReceived } from '../events/record.ts';
 import type { Page, PageRequest } from '../pagination.ts';
 import { type DomainContext, runInTransaction } from '../transaction.ts';
-import { type IncomingMessage, LocalMailboxProvider } from './local/provider.ts';
 import type { MailboxProvider, MailboxRecord } from './provider.ts';
 
-export type { IncomingMessage } from './local/provider.ts';
+export type { IncomingMessage } from '../../storage/local-mailbox/provider.ts';
 export type { MailboxProvider, MailboxRecord } from './provider.ts';
 
 export interface ThreadSummary {
@@ -21,12 +26,10 @@ export interface ThreadSummary {
   messages: { id: string; from: EmailAddress; date: string | null }[];
 }
 
-const MAILBOX_COLUMNS = ['id', 'user_id', 'provider_id', 'email_address', 'state'] as const;
-
 /**
  * Runs a change of the user's mailbox (drafts, sending, labels, read state, snooze) in one transaction
- * that first locks the user's row (storage/locks.ts): the user's mailbox changes, each of which may first
- * wake snoozed threads (`openMailbox`), run one after another, and beside every other write.
+ * that first holds the mailbox: the user's mailbox changes, each of which may first wake snoozed threads
+ * (`openMailbox`), run one after another, and beside every other write.
  */
 export function changeMailbox<T>(
   ctx: DomainContext,
@@ -36,7 +39,7 @@ export function changeMailbox<T>(
   return runInTransaction(
     ctx,
     async (tx) => {
-      await lockUser(tx, userId);
+      await holdMailbox(tx, userId);
       return work(tx);
     },
     'rows',
@@ -45,12 +48,7 @@ export function changeMailbox<T>(
 
 /** The user's mailbox row in whatever state, or null when the user never linked one. */
 export async function findMailbox(db: Executor, userId: string): Promise<MailboxRecord | null> {
-  const row = await db
-    .selectFrom('mailboxes')
-    .select(MAILBOX_COLUMNS)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-  return row ?? null;
+  return (await findUserMailbox(db, userId)) ?? null;
 }
 
 /** The provider that serves a mailbox. Every mailbox is local for now; a Gmail provider plugs in here. */
@@ -115,29 +113,7 @@ export async function openMailbox(db: Executor, userId: string, now: Date): Prom
  * teams whose subscription is paid, or on the user's own personal board. Oldest task first.
  */
 export async function linkedTasksOf(db: Executor, userId: string, threadId: string): Promise<LinkedTask[]> {
-  const rows = await db
-    .selectFrom('task_threads')
-    .innerJoin('tasks', 'tasks.id', 'task_threads.task_id')
-    .innerJoin('lists', 'lists.id', 'tasks.list_id')
-    .innerJoin('boards', 'boards.id', 'lists.board_id')
-    .leftJoin('team_members', (join) =>
-      join.onRef('team_members.team_id', '=', 'boards.team_id').on('team_members.user_id', '=', userId),
-    )
-    .leftJoin('subscriptions', 'subscriptions.team_id', 'boards.team_id')
-    .select([
-      'tasks.id',
-      'tasks.title',
-      'boards.team_id',
-      'boards.owner_id',
-      'team_members.user_id as member_id',
-      'subscriptions.plan',
-      'subscriptions.status',
-    ])
-    .where('task_threads.thread_id', '=', threadId)
-    .where('tasks.archived_at', 'is', null)
-    .orderBy('tasks.created_at')
-    .orderBy('tasks.id')
-    .execute();
+  const rows = await linkedTaskRows(db, userId, threadId);
   return rows
     .filter((row) => boardAccess(row, userId) === 'open')
     .map((row) => ({ id: row.id, title: row.title }));
@@ -221,12 +197,7 @@ export async function receiveInboundMessage(
   input: InboundMessageInput,
   at: Date,
 ): Promise<{ thread_id: string; message_id: string }> {
-  const row = await tx
-    .selectFrom('mailboxes')
-    .select(MAILBOX_COLUMNS)
-    .where((eb) => eb(eb.fn('lower', ['email_address']), '=', input.mailbox.toLowerCase()))
-    .orderBy('created_at')
-    .executeTakeFirst();
+  const row = await findMailboxOfAddress(tx, input.mailbox);
   if (!row) throw notFound('mailbox', input.mailbox);
   assertConnected(row);
   const provider = new LocalMailboxProvider(tx, row);

@@ -19,6 +19,7 @@ import type { Executor } from '../../db/executor.ts';
 import type { TasksTable } from '../../db/schema.ts';
 import { taskFields, utc } from '../../db/task-fields.ts';
 import { findBoardMember } from '../../storage/access.ts';
+import { upsertValues } from '../../storage/custom-fields.ts';
 import {
   clearCustomValues,
   deleteTask as deleteTaskRow,
@@ -32,7 +33,7 @@ import {
   updateTask as updateTaskRow,
 } from '../../storage/tasks.ts';
 import { requireList, visibleList } from '../access.ts';
-import { boardFieldsOfTask, checkFieldValues, upsertValues } from '../custom-fields.ts';
+import { boardFieldsOfTask, checkFieldValues } from '../custom-fields.ts';
 import { invalidField, notFound } from '../errors.ts';
 import { noteChange } from '../events/feed.ts';
 import { newId } from '../ids.ts';

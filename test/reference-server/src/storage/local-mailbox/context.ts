@@ -2,10 +2,10 @@
 
 import { randomBytes } from 'node:crypto';
 import type { EmailAddress, EmailThread } from '@threadwork/shared/schemas';
-import type { Executor } from '../../../db/executor.ts';
-import { noteChange } from '../../events/feed.ts';
-import type { MailboxRecord } from '../provider.ts';
-import { type StoredMessage, threadView, type ViewOptions } from '../threads.ts';
+import type { Executor } from '../../db/executor.ts';
+import { noteChange } from '../../domain/events/feed.ts';
+import type { MailboxRecord } from '../../domain/mailbox/provider.ts';
+import { type StoredMessage, threadView, type ViewOptions } from '../../domain/mailbox/threads.ts';
 
 /** One mailbox in the service's own database. */
 export interface LocalMailbox {

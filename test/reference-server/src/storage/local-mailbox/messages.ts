@@ -1,9 +1,14 @@
 // Messages: reading a mailbox's messages and threads, and writing one (mail arriving, mail sent).
 import type { EmailAddress, EmailMessage, EmailThread } from '@threadwork/shared/schemas';
-import { perStatement } from '../../../db/executor.ts';
-import { notFound } from '../../errors.ts';
-import { replySubject } from '../message-text.ts';
-import type { Address, OutgoingMessage, SentMessageIds, ThreadMessages } from '../provider.ts';
+import { perStatement } from '../../db/executor.ts';
+import { notFound } from '../../domain/errors.ts';
+import { replySubject } from '../../domain/mailbox/message-text.ts';
+import type {
+  Address,
+  OutgoingMessage,
+  SentMessageIds,
+  ThreadMessages,
+} from '../../domain/mailbox/provider.ts';
 import {
   compareMessages,
   latestTime,
@@ -11,7 +16,7 @@ import {
   type StoredMessage,
   snippetOf,
   type ViewOptions,
-} from '../threads.ts';
+} from '../../domain/mailbox/threads.ts';
 import {
   changed,
   type LocalMailbox,

@@ -1,8 +1,8 @@
 // Labels: the mailbox's own labels beside the system ones, and a thread's labels changed.
 import type { EmailLabel } from '@threadwork/shared/schemas';
-import { notFound } from '../../errors.ts';
-import { SYSTEM_LABEL_IDS, SYSTEM_LABELS } from '../../system-labels.ts';
-import type { LabelChange } from '../provider.ts';
+import { notFound } from '../../domain/errors.ts';
+import type { LabelChange } from '../../domain/mailbox/provider.ts';
+import { SYSTEM_LABEL_IDS, SYSTEM_LABELS } from '../../domain/system-labels.ts';
 import { changed, type LocalMailbox, threadExists } from './context.ts';
 
 export async function userLabels(ctx: LocalMailbox): Promise<{ id: string; name: string | null }[]> {

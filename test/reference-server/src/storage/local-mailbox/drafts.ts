@@ -1,8 +1,8 @@
 // Drafts: a draft is a message labelled DRAFT plus its draft row; sending it relabels the message.
 import type { Draft } from '@threadwork/shared/schemas';
-import { paginate } from '../../../storage/pagination.ts';
-import type { Page, PageRequest } from '../../pagination.ts';
-import type { OutgoingMessage, SentMessageIds } from '../provider.ts';
+import type { OutgoingMessage, SentMessageIds } from '../../domain/mailbox/provider.ts';
+import type { Page, PageRequest } from '../../domain/pagination.ts';
+import { paginate } from '../pagination.ts';
 import { changed, type LocalMailbox, newHexId, parseAddresses } from './context.ts';
 import { bumpLatest, insertMessage, outgoing, recomputeLatest } from './messages.ts';
 

@@ -1,9 +1,10 @@
 // The server-owned mailbox: threads, messages and labels in the service's own database, searched with
-// Gmail's syntax. It is also where mail "arrives" (the test-control endpoint delivers through it). Each
-// concern has its own module beside this one; this class only binds them to one mailbox.
+// Gmail's syntax. It is also where mail "arrives" (the test-control endpoint delivers through it). It
+// sits below the storage line as a whole: it is the storage of a simulated mailbox, behind the
+// provider interface the domain uses (domain/mailbox/provider.ts), as a Gmail-backed provider would be.
+// Each concern has its own module beside this one; this class only binds them to one mailbox.
 import type { Draft, EmailLabel, EmailThread } from '@threadwork/shared/schemas';
-import type { Executor } from '../../../db/executor.ts';
-import type { Page, PageRequest } from '../../pagination.ts';
+import type { Executor } from '../../db/executor.ts';
 import type {
   LabelChange,
   MailboxProvider,
@@ -11,8 +12,9 @@ import type {
   OutgoingMessage,
   SentMessageIds,
   ThreadMessages,
-} from '../provider.ts';
-import type { ViewOptions } from '../threads.ts';
+} from '../../domain/mailbox/provider.ts';
+import type { ViewOptions } from '../../domain/mailbox/threads.ts';
+import type { Page, PageRequest } from '../../domain/pagination.ts';
 import type { LocalMailbox } from './context.ts';
 import * as drafts from './drafts.ts';
 import * as labels from './labels.ts';

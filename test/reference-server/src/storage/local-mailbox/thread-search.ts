@@ -1,14 +1,14 @@
 // Search: a page of threads matching a query in Gmail's syntax, newest first.
 import { type EmailThread, PAGE_LIMIT_DEFAULT } from '@threadwork/shared/schemas';
 import { type SqlBool, SqliteAdapter, sql } from 'kysely';
-import { ServiceError } from '../../errors.ts';
-import { encodeCursor, type Page, type PageRequest } from '../../pagination.ts';
-import { prefilterOf } from '../prefilter.ts';
-import { compileQuery, indexMessage, labelResolver, parseSearchQuery } from '../search.ts';
-import { compareMessages, type StoredMessage } from '../threads.ts';
+import { ServiceError } from '../../domain/errors.ts';
+import { compileQuery, indexMessage, labelResolver, parseSearchQuery } from '../../domain/mailbox/search.ts';
+import { compareMessages, type StoredMessage } from '../../domain/mailbox/threads.ts';
+import { encodeCursor, type Page, type PageRequest } from '../../domain/pagination.ts';
 import { type LocalMailbox, view } from './context.ts';
 import { userLabels } from './labels.ts';
 import { loadMessages } from './messages.ts';
+import { prefilterOf } from './prefilter.ts';
 
 /** Threads a search reads per statement while it looks for a page of matches. */
 const SEARCH_BATCH = 200;

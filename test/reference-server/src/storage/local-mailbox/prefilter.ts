@@ -1,10 +1,10 @@
 // The SQL half of mailbox search: from a parsed Gmail query, a condition on `messages` that every
 // message the matcher would accept also meets. The database narrows 10,000 threads to the few worth
-// reading; the matcher in search.ts then decides exactly. A condition that cannot be written safely
+// reading; the matcher in domain/mailbox/search.ts then decides exactly. A condition that cannot be written safely
 // is left out (it keeps every message), never guessed. See docs/mailbox.md, "Search".
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { Database } from '../../db/schema.ts';
-import type { QueryNode, TextField } from './search.ts';
+import type { QueryNode, TextField } from '../../domain/mailbox/search.ts';
 
 type Messages = ExpressionBuilder<Database, 'messages'>;
 
