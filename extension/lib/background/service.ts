@@ -160,14 +160,20 @@ function keyRefused(error: unknown, request: Request): unknown {
   );
 }
 
+/** The v2 client for what the user waits on, for what may come later and last (pool.ts), and v1's. */
+interface Clients {
+  client: ThreadworkClient;
+  later: ThreadworkClient;
+  last: ThreadworkClient;
+  legacy: LegacyClient;
+}
+
 export function createService(deps: ServiceDeps) {
   const now = deps.now ?? Date.now;
   /** Draft writes one after the other: two tabs' panels never lose each other's. */
   let draftWrites: Promise<unknown> = Promise.resolve();
   const fetches = prioritized(deps.fetch);
-  let cached:
-    | { fingerprint: string; client: ThreadworkClient; later: ThreadworkClient; legacy: LegacyClient }
-    | undefined;
+  let cached: (Clients & { fingerprint: string }) | undefined;
 
   async function reachable(creds: Credentials | null): Promise<Credentials> {
     if (!isComplete(creds)) {
@@ -189,10 +195,7 @@ export function createService(deps: ServiceDeps) {
    * `storage.session` between worker restarts (the saved credentials); without it the token lives as long
    * as the client (a form under test).
    */
-  function buildClient(
-    creds: Credentials,
-    keep: boolean,
-  ): { client: ThreadworkClient; later: ThreadworkClient; legacy: LegacyClient } {
+  function buildClient(creds: Credentials, keep: boolean): Clients {
     const print = fingerprint(creds);
     const legacy = new LegacyClient({
       origin: creds.origin,
@@ -224,23 +227,19 @@ export function createService(deps: ServiceDeps) {
         maxRetries: 1,
         timeout: CLIENT_TIMEOUT_MS,
       });
-    return { client: v2(fetches.first), later: v2(fetches.later), legacy };
+    return { client: v2(fetches.first), later: v2(fetches.later), last: v2(fetches.last), legacy };
   }
 
   /**
    * The client of the saved credentials, kept while they do not change; `later` sends what the panel can
-   * show a little later (pool.ts).
+   * show a little later, `last` what nothing waits for yet (pool.ts).
    */
-  async function client(): Promise<{
-    client: ThreadworkClient;
-    later: ThreadworkClient;
-    legacy: LegacyClient;
-    credentials: Credentials;
-  }> {
+  async function client(): Promise<Clients & { credentials: Credentials }> {
     const creds = await credentials();
     const print = fingerprint(creds);
     if (cached?.fingerprint !== print) cached = { fingerprint: print, ...buildClient(creds, true) };
-    return { client: cached.client, later: cached.later, legacy: cached.legacy, credentials: creds };
+    const { client: first, later, last, legacy } = cached;
+    return { client: first, later, last, legacy, credentials: creds };
   }
 
   /** The key the extension signs in with: the legacy key of the saved API key and key name. */
@@ -320,10 +319,11 @@ export function createService(deps: ServiceDeps) {
       case 'boards.list':
         return all((await client()).client.boards.list({ team_id: request.team_id, limit: 200 }));
       case 'boards.personal': {
-        // First when the last task went to a personal board (the panel waits for them then), else later.
-        const { client: first, later } = await client();
+        // First when the last task went to a personal board (the panel waits for them then), else last:
+        // behind the remembered board's members and fields (pool.ts).
+        const { client: first, last } = await client();
         const wanted = (await choiceItem.getValue())?.team_id === PERSONAL;
-        return all((wanted ? first : later).boards.listPersonal({ limit: 200 }));
+        return all((wanted ? first : last).boards.listPersonal({ limit: 200 }));
       }
       case 'fields.list':
         return all((await client()).later.customFields.list(request.board_id, { limit: 200 }));
