@@ -44,6 +44,7 @@ import {
   createSharedBoard,
   getBoard,
   listBoardMembers,
+  listPersonalBoards,
   listTeamBoards,
   renameBoard,
 } from '../domain/boards.ts';
@@ -298,18 +299,11 @@ on('GET', 'overview', async (call): Promise<ConsoleOverview> => {
         : null,
     })),
   );
-  const personal = await db
-    .selectFrom('boards')
-    .select(['id', 'team_id', 'owner_id', 'name', 'board_type', 'template', 'created_at'])
-    .where('owner_id', '=', call.userId)
-    .where('team_id', 'is', null)
-    .orderBy('name')
-    .orderBy('id')
-    .execute();
+  const personal = await all((cursor) => listPersonalBoards(db, call.userId, { limit: PAGE_MAX, cursor }));
   return {
     user: { user_id: user.userId, email: user.email, display_name: user.displayName },
     teams: rows,
-    personal_boards: personal.map((board) => presentBoard({ ...board, subscription: null })),
+    personal_boards: personal.map(presentBoard),
   };
 });
 

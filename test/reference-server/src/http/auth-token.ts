@@ -5,7 +5,8 @@ import { V1TokenRequest } from '@threadwork/shared/schemas';
 import type { FastifyInstance } from 'fastify';
 import { ServiceError } from '../domain/errors.ts';
 import { digestsEqual, hashSecret, secretsEqual } from '../domain/secrets.ts';
-import { findLegacyKeyByName, findUserByEmail } from '../storage/credentials.ts';
+import { findLegacyKeyByName } from '../storage/credentials.ts';
+import { findUserByEmail } from '../storage/users.ts';
 import { route } from './route.ts';
 import { parseRequest } from './validate.ts';
 

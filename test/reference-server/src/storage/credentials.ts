@@ -1,6 +1,7 @@
 // What a request's credentials are checked against (http/auth.ts, http/auth-token.ts,
 // http/session-tokens.ts): an API key with its user, a legacy key by its name, and the secret session
-// tokens are signed with. Keys are made and deleted by storage/api-keys.ts, through the domain.
+// tokens are signed with. Keys are made and deleted by storage/api-keys.ts, through the domain; users
+// are found by email in storage/users.ts.
 import type { Executor } from '../db/executor.ts';
 
 /** The server setting that holds the session tokens' signing secret (hex). */
@@ -34,11 +35,6 @@ export function findUserLegacyKey(db: Executor, userId: string, keyId: string) {
     .where('api_keys.user_id', '=', userId)
     .where('api_keys.type', '=', 'legacy')
     .executeTakeFirst();
-}
-
-/** The id of the user with this email (as stored); undefined if none. */
-export function findUserByEmail(db: Executor, email: string) {
-  return db.selectFrom('users').select(['id']).where('email', '=', email).executeTakeFirst();
 }
 
 /** The user's legacy key of this name, with what a token exchange checks; undefined if none. */
