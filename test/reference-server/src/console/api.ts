@@ -98,9 +98,9 @@ import {
 import { ok } from '../http/envelope.ts';
 import { presentBoard, presentList, presentTeam } from '../http/v2/present.ts';
 import { parseRequest } from '../http/validate.ts';
+import { CONSOLE_API_PREFIX, receiverUrl } from './addresses.ts';
 import { consoleAssets } from './bundle.ts';
 import { receiverView } from './receiver.ts';
-import { CONSOLE_API_PREFIX, receiverUrl } from './routes.ts';
 
 /** Tasks per list page: enough to fill a tall screen, small enough that a 5,000-task list loads at once. */
 export const TASKS_PER_PAGE = 50;
