@@ -156,7 +156,7 @@ async function main(): Promise<void> {
   process.stdout.write(`ready ${server.origin}\n`);
   if (server.console) {
     // The console answers loopback clients only: its URL is loopback's, whatever --host says.
-    const { loopbackOrigin } = await import('./console/routes.ts');
+    const { loopbackOrigin } = await import('./console/addresses.ts');
     const origin = loopbackOrigin(server.app);
     process.stderr.write(
       origin === null

@@ -153,6 +153,32 @@ describe('the console on the server', () => {
     );
   });
 
+  it('shows the user’s own personal boards on the overview, by name, and nobody else’s', async () => {
+    const server = await start({
+      demo: false,
+      seed: {
+        ...fixtureSeed,
+        boards: [
+          ...fixtureSeed.boards,
+          { id: 'brd_ada_zed', team_id: null, owner_id: 'usr_ada', name: 'Zed', lists: [] },
+          { id: 'brd_ada_own', team_id: null, owner_id: 'usr_ada', name: 'Mine', lists: [] },
+          { id: 'brd_bob_own', team_id: null, owner_id: 'usr_bob', name: 'Bob’s', lists: [] },
+        ],
+      },
+    });
+    expect(server.console?.userId).toBe('usr_ada');
+    const overview = await readBody(await consoleApi(server, 'overview'));
+    expect(
+      overview.data.personal_boards.map((board: { id: string; team_id: string | null }) => [
+        board.id,
+        board.team_id,
+      ]),
+    ).toEqual([
+      ['brd_ada_own', null],
+      ['brd_ada_zed', null],
+    ]);
+  });
+
   it('answers 403 in the error envelope to a client that is not on loopback', async () => {
     const server = await start();
     for (const url of ['/', '/boards/brd_product', '/_console/api/overview', '/_console/events']) {

@@ -44,6 +44,7 @@ import {
   createSharedBoard,
   getBoard,
   listBoardMembers,
+  listPersonalBoards,
   listTeamBoards,
   renameBoard,
 } from '../domain/boards.ts';
@@ -97,9 +98,9 @@ import {
 import { ok } from '../http/envelope.ts';
 import { presentBoard, presentList, presentTeam } from '../http/v2/present.ts';
 import { parseRequest } from '../http/validate.ts';
+import { CONSOLE_API_PREFIX, receiverUrl } from './addresses.ts';
 import { consoleAssets } from './bundle.ts';
 import { receiverView } from './receiver.ts';
-import { CONSOLE_API_PREFIX, receiverUrl } from './routes.ts';
 
 /** Tasks per list page: enough to fill a tall screen, small enough that a 5,000-task list loads at once. */
 export const TASKS_PER_PAGE = 50;
@@ -298,18 +299,11 @@ on('GET', 'overview', async (call): Promise<ConsoleOverview> => {
         : null,
     })),
   );
-  const personal = await db
-    .selectFrom('boards')
-    .select(['id', 'team_id', 'owner_id', 'name', 'board_type', 'template', 'created_at'])
-    .where('owner_id', '=', call.userId)
-    .where('team_id', 'is', null)
-    .orderBy('name')
-    .orderBy('id')
-    .execute();
+  const personal = await all((cursor) => listPersonalBoards(db, call.userId, { limit: PAGE_MAX, cursor }));
   return {
     user: { user_id: user.userId, email: user.email, display_name: user.displayName },
     teams: rows,
-    personal_boards: personal.map((board) => presentBoard({ ...board, subscription: null })),
+    personal_boards: personal.map(presentBoard),
   };
 });
 

@@ -14,6 +14,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../domain/errors.ts';
 import { parseSecrets } from '../domain/webhooks.ts';
 import type { AppContext } from '../http/context.ts';
+import { findDelivery } from '../storage/delivery-log.ts';
+import { findUserHook } from '../storage/v1-hooks.ts';
+import { findUserSubscription } from '../storage/webhooks.ts';
 
 /** Requests kept for the page: enough to follow a session by hand. */
 export const RECEIVED_KEPT = 20;
@@ -56,38 +59,21 @@ export async function receive(app: FastifyInstance, request: FastifyRequest, rep
     error: null,
     status_code: 204,
   };
-  const row =
-    deliveryId === null
-      ? undefined
-      : await db
-          .selectFrom('webhook_deliveries')
-          .select(['kind', 'subscription_id', 'event_type'])
-          .where('id', '=', deliveryId)
-          .executeTakeFirst();
+  const row = deliveryId === null ? undefined : await findDelivery(db, deliveryId);
   entry.event_type = row?.event_type ?? null;
   if (!row || !consoleUser) {
     entry.status_code = 404;
     entry.error = `no delivery ${deliveryId ?? '(no x-service-delivery-id header)'} of the console's user`;
   } else if (row.kind === 'v1') {
     // v1 hooks are unsigned (as the legacy API is); the hook's owner is the check.
-    const hook = await db
-      .selectFrom('v1_hook_subscriptions')
-      .select('id')
-      .where('id', '=', row.subscription_id)
-      .where('user_id', '=', consoleUser.userId)
-      .executeTakeFirst();
+    const hook = await findUserHook(db, consoleUser.userId, row.subscription_id);
     entry.signature = 'unsigned';
     if (!hook) {
       entry.status_code = 404;
       entry.error = `the hook of delivery ${deliveryId} is not the console user's`;
     }
   } else {
-    const subscription = await db
-      .selectFrom('webhook_subscriptions')
-      .select('secrets')
-      .where('id', '=', row.subscription_id)
-      .where('user_id', '=', consoleUser.userId)
-      .executeTakeFirst();
+    const subscription = await findUserSubscription(db, consoleUser.userId, row.subscription_id);
     const secrets = subscription ? parseSecrets(subscription.secrets).map((entry) => entry.secret) : [];
     if (secrets.length === 0) {
       entry.status_code = 404;

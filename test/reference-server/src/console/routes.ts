@@ -11,8 +11,9 @@ import compress from '@fastify/compress';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../domain/errors.ts';
 import { openFeed } from '../domain/events/feed.ts';
-import { isLoopbackHost, SELF_RECEIVER_PATH } from '../domain/webhook-targets.ts';
+import { isLoopbackHost } from '../domain/webhook-targets.ts';
 import type { AppContext } from '../http/context.ts';
+import { CONSOLE_API_PREFIX, CONSOLE_RECEIVER_PATH } from './addresses.ts';
 
 /** The console's pages, as the browser's router knows them too (console/router.ts). */
 export const CONSOLE_PAGES = [
@@ -23,38 +24,10 @@ export const CONSOLE_PAGES = [
   '/deliveries',
   '/keys',
 ] as const;
-export const CONSOLE_API_PREFIX = '/_console/api/';
 export const CONSOLE_ASSETS_PREFIX = '/_console/assets/';
 export const CONSOLE_EVENTS_PATH = '/_console/events';
-/** The console's test receiver: the one webhook target allowed on this server (receiver.ts). */
-export const CONSOLE_RECEIVER_PATH = SELF_RECEIVER_PATH;
 /** The header the console's pages send the page's token in (console/http.ts, `consoleFetch`). */
 const CONSOLE_TOKEN_HEADER = 'x-console-token';
-
-/**
- * This server's origin as a client on this machine reaches it: its own address when that is loopback,
- * loopback's when it listens on every address (`--host 0.0.0.0` or `::`); null when it listens on
- * another address only, where no loopback client (and so no console page) can reach it.
- */
-export function loopbackOrigin(app: FastifyInstance): string | null {
-  const address = app.server.address();
-  if (address === null || typeof address === 'string') return null;
-  const wildcard = address.address === '0.0.0.0' || address.address === '::';
-  const host = wildcard
-    ? address.family === 'IPv6'
-      ? '[::1]'
-      : '127.0.0.1'
-    : address.family === 'IPv6'
-      ? `[${address.address}]`
-      : address.address;
-  if (!wildcard && !isLoopbackHost(host.replace(/^\[|\]$/g, ''))) return null;
-  return `http://${host}:${address.port}`;
-}
-
-/** The receiver's URL as the delivery worker reaches it: this server's own listening address. */
-export function receiverUrl(app: FastifyInstance): string {
-  return `${loopbackOrigin(app) ?? 'http://127.0.0.1'}${CONSOLE_RECEIVER_PATH}`;
-}
 
 function isLoopbackAddress(address: string | undefined): boolean {
   if (address === undefined) return false;

@@ -3,6 +3,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { ResolvedServerOptions } from '../options.ts';
+import { findOldestUser, findUserByEmail, findUserByEmailAnyCase, findUserById } from '../storage/users.ts';
 
 export interface ConsoleUser {
   userId: string;
@@ -19,20 +20,19 @@ export async function resolveConsoleUser(
   options: ResolvedServerOptions,
   seededUserId: string | null,
 ): Promise<ConsoleUser> {
-  const users = db.selectFrom('users').select(['id', 'email', 'display_name']);
   let row: { id: string; email: string; display_name: string | null } | undefined;
   if (options.consoleUser !== undefined) {
     const email = options.consoleUser.toLowerCase();
-    row = await users.where((eb) => eb(eb.fn('lower', ['email']), '=', email)).executeTakeFirst();
+    row = await findUserByEmailAnyCase(db, email);
     if (!row) throw new Error(`--console-user ${options.consoleUser}: no user has that email`);
   } else if (seededUserId !== null) {
-    row = await users.where('id', '=', seededUserId).executeTakeFirst();
+    row = await findUserById(db, seededUserId);
   } else {
     if (options.demo) {
       const { DEMO_CREDENTIALS } = await import('../seed/demo.ts');
-      row = await users.where('email', '=', DEMO_CREDENTIALS.email).executeTakeFirst();
+      row = await findUserByEmail(db, DEMO_CREDENTIALS.email);
     }
-    row ??= await users.orderBy('created_at').orderBy('id').limit(1).executeTakeFirst();
+    row ??= await findOldestUser(db);
   }
   if (!row) throw new Error('the console needs a user to act as: start with --seed or --demo');
   return { userId: row.id, email: row.email, displayName: row.display_name };

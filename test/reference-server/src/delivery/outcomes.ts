@@ -4,34 +4,19 @@
 // stop (suppressed).
 import type { Executor } from '../db/executor.ts';
 import { subscriptionsChanged } from '../domain/events/listeners.ts';
-import { claimable } from '../storage/locks.ts';
+import {
+  type ClaimedDelivery,
+  endFailingStreak,
+  insertAttempts,
+  markDelivered,
+  recordFailingStreak,
+  settleFailedAttempt,
+  suppressSiblings,
+} from '../storage/deliveries.ts';
+import { deleteAbandonedHook } from '../storage/v1-hooks.ts';
+import { updateSubscriptionRow } from '../storage/webhooks.ts';
 import type { AttemptResult } from './post.ts';
 import { FAILING_STREAK_LIMIT_MS, retryDelayMs } from './schedule.ts';
-
-/** A due delivery with what its subscription (v2 or v1, whichever it names) says about sending it. */
-export interface ClaimedDelivery {
-  id: string;
-  kind: string;
-  subscription_id: string;
-  event_id: string;
-  manual: number;
-  attempt_count: number;
-  created_at: string;
-  /** Whether other deliveries of its event to its subscription exist (replays, or the original). */
-  has_siblings: number | boolean;
-  event_type: string;
-  event_created_at: string;
-  /** The event's data (JSON text): a v2 delivery's body is built from it. */
-  event_data: string;
-  /** A v1 delivery's body, the Item. */
-  item_body: string | null;
-  target_url: string | null;
-  status: string | null;
-  secrets: string | null;
-  failing_since: string | null;
-  hook_url: string | null;
-  hook_failing_since: string | null;
-}
 
 export interface AttemptOutcome {
   delivery: ClaimedDelivery;
@@ -59,39 +44,31 @@ export async function recordOutcomes(
   policy: RetryPolicy,
 ): Promise<string[]> {
   if (outcomes.length === 0) return [];
-  await tx
-    .insertInto('webhook_delivery_attempts')
-    .values(
-      outcomes.map(({ delivery, attemptedAt, result }) => ({
-        delivery_id: delivery.id,
-        number: delivery.attempt_count + 1,
-        attempted_at: attemptedAt.toISOString(),
-        outcome: result.ok ? 'succeeded' : 'failed',
-        status_code: result.statusCode,
-        duration_ms: result.durationMs,
-        error: result.error,
-        response_content_type: result.responseContentType,
-        response_body: result.responseBody,
-      })),
-    )
-    .execute();
+  await insertAttempts(
+    tx,
+    outcomes.map(({ delivery, attemptedAt, result }) => ({
+      delivery_id: delivery.id,
+      number: delivery.attempt_count + 1,
+      attempted_at: attemptedAt.toISOString(),
+      outcome: result.ok ? 'succeeded' : 'failed',
+      status_code: result.statusCode,
+      duration_ms: result.durationMs,
+      error: result.error,
+      response_content_type: result.responseContentType,
+      response_body: result.responseBody,
+    })),
+  );
 
   const delivered = outcomes.filter((outcome) => outcome.result.ok).map((outcome) => outcome.delivery);
   if (delivered.length > 0) {
-    await tx
-      .updateTable('webhook_deliveries')
-      .set((eb) => ({
-        status: 'delivered',
-        attempt_count: eb('attempt_count', '+', 1),
-        in_flight: 0,
-        next_attempt_at: null,
-      }))
-      .where(
-        'id',
-        'in',
-        delivered.map((delivery) => delivery.id),
-      )
-      .execute();
+    await markDelivered(
+      tx,
+      delivered.map((delivery) => delivery.id),
+    );
+    // The receiver has the event: the other pending deliveries of it to the subscription stop. One being
+    // attempted right now is left alone; its attempt checks again before it sends (worker.ts). Only
+    // deliveries that had siblings when claimed are looked at: one made later (a replay asked for while
+    // the original's first attempt was under way) is sent (docs/webhooks.md).
     const withSiblings = delivered.filter((delivery) => delivery.has_siblings);
     if (withSiblings.length > 0) await suppressSiblings(tx, withSiblings);
     const streaks = new Map<string, ClaimedDelivery>();
@@ -99,13 +76,7 @@ export async function recordOutcomes(
       const failingSince = delivery.kind === 'v1' ? delivery.hook_failing_since : delivery.failing_since;
       if (failingSince !== null) streaks.set(`${delivery.kind}:${delivery.subscription_id}`, delivery);
     }
-    for (const delivery of streaks.values()) {
-      await tx
-        .updateTable(subscriptionTable(delivery))
-        .set({ failing_since: null })
-        .where('id', '=', delivery.subscription_id)
-        .execute();
-    }
+    for (const delivery of streaks.values()) await endFailingStreak(tx, delivery);
   }
 
   const retries: string[] = [];
@@ -117,41 +88,6 @@ export async function recordOutcomes(
   return retries;
 }
 
-/**
- * The other pending deliveries of each delivered event to its subscription stop, as `suppressed`: the
- * receiver has the event. One being attempted right now is left alone (in flight here, or locked by
- * another process's claim, never waited for): its attempt checks again before it sends (worker.ts).
- * Only deliveries that had siblings when claimed are looked at: one made later (a replay asked for
- * while the original's first attempt was under way) is sent (docs/webhooks.md).
- */
-async function suppressSiblings(tx: Executor, delivered: readonly ClaimedDelivery[]): Promise<void> {
-  const siblings = tx
-    .selectFrom('webhook_deliveries')
-    .select('id')
-    .where((eb) =>
-      eb.or(
-        delivered.map((delivery) =>
-          eb.and([
-            eb('event_id', '=', delivery.event_id),
-            eb('subscription_id', '=', delivery.subscription_id),
-            eb('kind', '=', delivery.kind),
-          ]),
-        ),
-      ),
-    )
-    .where('status', '=', 'pending')
-    .where('in_flight', '=', 0);
-  await tx
-    .updateTable('webhook_deliveries')
-    .set({ status: 'suppressed', next_attempt_at: null })
-    .where('id', 'in', claimable(tx, siblings))
-    .execute();
-}
-
-function subscriptionTable(delivery: ClaimedDelivery) {
-  return delivery.kind === 'v1' ? ('v1_hook_subscriptions' as const) : ('webhook_subscriptions' as const);
-}
-
 async function settleFailure(
   tx: Executor,
   outcome: AttemptOutcome,
@@ -160,11 +96,7 @@ async function settleFailure(
   const { delivery, subscriptionActive, attemptedAt, result } = outcome;
   const attemptCount = delivery.attempt_count + 1;
   const settle = async (status: 'pending' | 'failed', nextAttemptAt: string | null = null) => {
-    await tx
-      .updateTable('webhook_deliveries')
-      .set({ status, attempt_count: attemptCount, in_flight: 0, next_attempt_at: nextAttemptAt })
-      .where('id', '=', delivery.id)
-      .execute();
+    await settleFailedAttempt(tx, delivery.id, { status, attemptCount, nextAttemptAt });
     return nextAttemptAt;
   };
 
@@ -176,13 +108,8 @@ async function settleFailure(
   // A disabled subscription (reached by a manual delivery) keeps its reason and its streak.
   if (subscriptionActive) {
     const at = attemptedAt.toISOString();
-    const streak = await tx
-      .updateTable(subscriptionTable(delivery))
-      .set((eb) => ({ failing_since: eb.fn.coalesce('failing_since', eb.val(at)) }))
-      .where('id', '=', delivery.subscription_id)
-      .returning('failing_since')
-      .executeTakeFirst();
-    const since = streak?.failing_since ? Date.parse(streak.failing_since) : attemptedAt.getTime();
+    const streakStart = await recordFailingStreak(tx, delivery, at);
+    const since = streakStart ? Date.parse(streakStart) : attemptedAt.getTime();
     if (attemptedAt.getTime() - since >= FAILING_STREAK_LIMIT_MS) {
       await giveUp(tx, delivery, 'failing', true);
       return settle('failed');
@@ -202,14 +129,10 @@ async function giveUp(
   active: boolean,
 ): Promise<void> {
   if (delivery.kind === 'v1') {
-    await tx.deleteFrom('v1_hook_subscriptions').where('id', '=', delivery.subscription_id).execute();
+    await deleteAbandonedHook(tx, delivery.subscription_id);
     subscriptionsChanged(tx);
     return;
   }
   if (!active) return;
-  await tx
-    .updateTable('webhook_subscriptions')
-    .set({ status: 'disabled', disabled_reason: reason })
-    .where('id', '=', delivery.subscription_id)
-    .execute();
+  await updateSubscriptionRow(tx, delivery.subscription_id, { status: 'disabled', disabled_reason: reason });
 }

@@ -30,8 +30,19 @@ import { eventBody } from '../domain/events/webhook-body.ts';
 import type { Outbox } from '../domain/transaction.ts';
 import type { WebhookTargetPolicy } from '../domain/webhook-targets.ts';
 import { activeSecrets, parseSecrets } from '../domain/webhooks.ts';
+import {
+  type ClaimedDelivery,
+  claimDueDelivery,
+  clearInFlightMarks,
+  dueDeliveries,
+  markInFlight,
+  nextDueTime,
+  putOffDelivery,
+  settleUnsentDelivery,
+  siblingSucceededSince,
+} from '../storage/deliveries.ts';
 import { deliveryClaims, holdSiblingDeliveries } from '../storage/locks.ts';
-import { type AttemptOutcome, type ClaimedDelivery, recordOutcomes } from './outcomes.ts';
+import { type AttemptOutcome, recordOutcomes } from './outcomes.ts';
 import { createPoster } from './post.ts';
 import { ATTEMPT_TIMEOUT_MS } from './schedule.ts';
 
@@ -73,23 +84,6 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 /** The deliveries of one event to one subscription share this key. */
 const siblingsKey = (delivery: ClaimedDelivery) =>
   `${delivery.kind}\n${delivery.subscription_id}\n${delivery.event_id}`;
-
-/** Whether another delivery of the same event to the same subscription succeeded after this one was made. */
-async function superseded(executor: Executor, delivery: ClaimedDelivery): Promise<boolean> {
-  const success = await executor
-    .selectFrom('webhook_deliveries as s')
-    .innerJoin('webhook_delivery_attempts as a', 'a.delivery_id', 's.id')
-    .select('s.id')
-    .where('s.event_id', '=', delivery.event_id)
-    .where('s.subscription_id', '=', delivery.subscription_id)
-    .where('s.kind', '=', delivery.kind)
-    .where('s.id', '<>', delivery.id)
-    .where('a.outcome', '=', 'succeeded')
-    .where('a.attempted_at', '>', delivery.created_at)
-    .limit(1)
-    .executeTakeFirst();
-  return success !== undefined;
-}
 
 export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
   const { db, now } = options;
@@ -205,7 +199,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       return;
     }
     // One query per batch: the due deliveries with their subscriptions' state.
-    const due = await dueDeliveries(db, slots).execute();
+    const due = await dueDeliveries(db, now().toISOString(), slots);
     backlog = due.length === slots;
     if (due.length > 0) await launch(due);
     // Asked after the claim is marked, so the claimed deliveries are not mistaken for the next due one.
@@ -213,59 +207,6 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       lookAheadNeeded = false;
       await lookAhead();
     }
-  }
-
-  /** The deliveries due now, oldest first, with their subscriptions' state. */
-  function dueDeliveries(executor: Executor, limit: number) {
-    return executor
-      .selectFrom('webhook_deliveries as d')
-      .leftJoin('webhook_subscriptions as s', (join) =>
-        join.onRef('s.id', '=', 'd.subscription_id').on('d.kind', '=', 'v2'),
-      )
-      .leftJoin('v1_hook_subscriptions as h', (join) =>
-        join.onRef('h.id', '=', 'd.subscription_id').on('d.kind', '=', 'v1'),
-      )
-      .innerJoin('events as e', 'e.id', 'd.event_id')
-      .leftJoin('v1_hook_payloads as p', (join) =>
-        join.onRef('p.event_id', '=', 'd.event_id').on('d.kind', '=', 'v1'),
-      )
-      .select([
-        'd.id',
-        'd.kind',
-        'd.subscription_id',
-        'd.event_id',
-        'd.manual',
-        'd.attempt_count',
-        'd.created_at',
-        (eb) =>
-          eb
-            .exists(
-              eb
-                .selectFrom('webhook_deliveries as o')
-                .select('o.seq')
-                .whereRef('o.event_id', '=', 'd.event_id')
-                .whereRef('o.subscription_id', '=', 'd.subscription_id')
-                .whereRef('o.kind', '=', 'd.kind')
-                .whereRef('o.id', '<>', 'd.id'),
-            )
-            .as('has_siblings'),
-        'e.type as event_type',
-        'e.created_at as event_created_at',
-        'e.data as event_data',
-        'p.body as item_body',
-        's.target_url',
-        's.status',
-        's.secrets',
-        's.failing_since',
-        'h.webhook_url as hook_url',
-        'h.failing_since as hook_failing_since',
-      ])
-      .where('d.status', '=', 'pending')
-      .where('d.in_flight', '=', 0)
-      .where('d.next_attempt_at', '<=', now().toISOString())
-      .orderBy('d.next_attempt_at')
-      .orderBy('d.seq')
-      .limit(limit);
   }
 
   let claimers = 0;
@@ -281,7 +222,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       let claimed = true;
       while (claimed && running) {
         claimed = await db.transaction().execute(async (tx) => {
-          const [delivery] = await dueDeliveries(tx, 1).forUpdate('d').skipLocked().execute();
+          const delivery = await claimDueDelivery(tx, now().toISOString());
           if (delivery === undefined) return false;
           if (inFlight.size < concurrency) startSharedClaimer();
           else backlog = true;
@@ -310,15 +251,10 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
 
   /** Marks the claimed deliveries in flight and starts posting them. */
   async function launch(due: ClaimedDelivery[]): Promise<void> {
-    await db
-      .updateTable('webhook_deliveries')
-      .set({ in_flight: 1 })
-      .where(
-        'id',
-        'in',
-        due.map((delivery) => delivery.id),
-      )
-      .execute();
+    await markInFlight(
+      db,
+      due.map((delivery) => delivery.id),
+    );
     for (const delivery of due) {
       const work = attempt(delivery)
         .catch(async (error: unknown) => {
@@ -336,24 +272,15 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
 
   /** Sets the timer for the earliest pending delivery the worker does not already know of. */
   async function lookAhead(): Promise<void> {
-    const next = await db
-      .selectFrom('webhook_deliveries')
-      .select((eb) => eb.fn.min('next_attempt_at').as('next'))
-      .where('status', '=', 'pending')
-      .where('in_flight', '=', 0)
-      .executeTakeFirst();
-    if (next?.next) wakeAt(next.next);
+    const next = await nextDueTime(db);
+    if (next) wakeAt(next);
   }
 
   async function releaseLater(id: string): Promise<void> {
     if (!running) return;
     const retryAt = new Date(now().getTime() + RECOVERY_DELAY_MS).toISOString();
     try {
-      await db
-        .updateTable('webhook_deliveries')
-        .set({ in_flight: 0, next_attempt_at: retryAt })
-        .where('id', '=', id)
-        .execute();
+      await putOffDelivery(db, id, retryAt);
       wakeAt(retryAt);
     } catch (error) {
       onError(error);
@@ -369,7 +296,8 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     if (!delivery.has_siblings) return send(delivery, tx);
     const release = await holdSiblings(delivery, tx);
     try {
-      if (await superseded(tx ?? db, delivery)) return await settleUnsent(delivery.id, 'suppressed', tx);
+      if (await siblingSucceededSince(tx ?? db, delivery))
+        return await settleUnsent(delivery.id, 'suppressed', tx);
       return await send(delivery, tx);
     } finally {
       release();
@@ -431,11 +359,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     status: 'failed' | 'suppressed',
     executor: Executor = db,
   ): Promise<void> {
-    await executor
-      .updateTable('webhook_deliveries')
-      .set({ status, in_flight: 0, next_attempt_at: null })
-      .where('id', '=', id)
-      .execute();
+    await settleUnsentDelivery(executor, id, status);
     publishChanges(db, [{ topic: 'delivery', delivery_id: id }]);
   }
 
@@ -476,7 +400,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       // Nothing is in flight before start: whatever is marked so was cut off by a stop or a crash. (A
       // shared database marks nothing: its claims are row locks, which go with the connection.)
       if (!shared) {
-        await db.updateTable('webhook_deliveries').set({ in_flight: 0 }).where('in_flight', '=', 1).execute();
+        await clearInFlightMarks(db);
       }
       running = true;
       if (shared) {

@@ -5,6 +5,8 @@ import { V1TokenRequest } from '@threadwork/shared/schemas';
 import type { FastifyInstance } from 'fastify';
 import { ServiceError } from '../domain/errors.ts';
 import { digestsEqual, hashSecret, secretsEqual } from '../domain/secrets.ts';
+import { findLegacyKeyByName } from '../storage/credentials.ts';
+import { findUserByEmail } from '../storage/users.ts';
 import { route } from './route.ts';
 import { parseRequest } from './validate.ts';
 
@@ -18,19 +20,9 @@ export async function authTokenRoutes(app: FastifyInstance): Promise<void> {
     // Each parameter from the body when it is there, else from the query string.
     const input = parseRequest(V1TokenRequest, { ...query, ...body }, 'credentials');
     const { db, tokens } = app.ctx;
-    const user = await db
-      .selectFrom('users')
-      .select(['id'])
-      .where('email', '=', input.email)
-      .executeTakeFirst();
+    const user = await findUserByEmail(db, input.email);
     if (!user) throw wrong('email', `no account with the email ${input.email}`);
-    const key = await db
-      .selectFrom('api_keys')
-      .select(['id', 'api_key', 'secret_hash'])
-      .where('user_id', '=', user.id)
-      .where('type', '=', 'legacy')
-      .where('name', '=', input.api_key_name)
-      .executeTakeFirst();
+    const key = await findLegacyKeyByName(db, user.id, input.api_key_name);
     if (!key) throw wrong('api_key_name', `no API key named "${input.api_key_name}" for ${input.email}`);
     if (key.api_key === null || !secretsEqual(key.api_key, input.api_key)) {
       throw wrong('api_key', `the API key does not match the key named "${input.api_key_name}"`);

@@ -5,6 +5,7 @@ import { insufficientScope, ServiceError } from '../domain/errors.ts';
 import type { Principal } from '../domain/principal.ts';
 import { cachePrincipal, credentialGeneration, knownPrincipal } from '../domain/principal-cache.ts';
 import { digestsEqual, hashSecret } from '../domain/secrets.ts';
+import { findUserLegacyKey, findV2KeyByDigest } from '../storage/credentials.ts';
 import { principalOf } from './request-state.ts';
 
 const KNOWN_SCOPES: ReadonlySet<string> = new Set(SCOPES);
@@ -25,20 +26,7 @@ async function principalFromBearer(request: FastifyRequest, secret: string): Pro
   const cached = await knownPrincipal(db, credential, request);
   if (cached) return cached.principal;
   const readAt = credentialGeneration(db);
-  const row = await db
-    .selectFrom('api_keys')
-    .innerJoin('users', 'users.id', 'api_keys.user_id')
-    .select([
-      'api_keys.id',
-      'api_keys.secret_hash',
-      'api_keys.scopes',
-      'users.id as user_id',
-      'users.email',
-      'users.display_name',
-    ])
-    .where('api_keys.secret_hash', '=', digest)
-    .where('api_keys.type', '=', 'v2')
-    .executeTakeFirst();
+  const row = await findV2KeyByDigest(db, digest);
   if (!row || !digestsEqual(row.secret_hash, digest)) throw unauthenticated('the API key is not valid');
   const principal: Principal = {
     userId: row.user_id,
@@ -64,14 +52,7 @@ async function principalFromSessionToken(request: FastifyRequest, token: string)
   if (!claims) throw unauthenticated('the session token is not valid or has expired; request a new one');
   // The key must still exist: revoking a legacy key ends the sessions minted from it.
   const readAt = credentialGeneration(db);
-  const row = await db
-    .selectFrom('api_keys')
-    .innerJoin('users', 'users.id', 'api_keys.user_id')
-    .select(['api_keys.id', 'api_keys.scopes', 'users.id as user_id', 'users.email', 'users.display_name'])
-    .where('api_keys.id', '=', claims.kid)
-    .where('api_keys.user_id', '=', claims.sub)
-    .where('api_keys.type', '=', 'legacy')
-    .executeTakeFirst();
+  const row = await findUserLegacyKey(db, claims.sub, claims.kid);
   if (!row) throw unauthenticated('the session token is not valid or has expired; request a new one');
   const principal: Principal = {
     userId: row.user_id,

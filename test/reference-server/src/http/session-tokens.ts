@@ -1,11 +1,10 @@
 // v1 session tokens: JWT HS256 signed with a secret generated once and kept in the database, so
 // tokens survive a restart. No JWT package: the format is three base64url parts and one HMAC.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import type { Executor } from '../db/executor.ts';
+import { sessionSigningSecret } from '../storage/credentials.ts';
 
 export const SESSION_TOKEN_TTL_SECONDS = 20 * 60;
-const SIGNING_SECRET_SETTING = 'session_token_signing_secret';
 
 export interface SessionClaims {
   /** The user id. */
@@ -24,18 +23,8 @@ export interface SessionTokens {
 
 const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
 
-export async function loadSessionTokens(db: Kysely<Database>, now: () => Date): Promise<SessionTokens> {
-  await db
-    .insertInto('server_settings')
-    .values({ name: SIGNING_SECRET_SETTING, value: randomBytes(32).toString('hex') })
-    .onConflict((conflict) => conflict.column('name').doNothing())
-    .execute();
-  const row = await db
-    .selectFrom('server_settings')
-    .select('value')
-    .where('name', '=', SIGNING_SECRET_SETTING)
-    .executeTakeFirstOrThrow();
-  const key = Buffer.from(row.value, 'hex');
+export async function loadSessionTokens(db: Executor, now: () => Date): Promise<SessionTokens> {
+  const key = Buffer.from(await sessionSigningSecret(db, randomBytes(32).toString('hex')), 'hex');
   const sign = (input: string) => createHmac('sha256', key).update(input).digest();
   const nowSeconds = () => Math.floor(now().getTime() / 1000);
 

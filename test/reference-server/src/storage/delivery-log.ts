@@ -124,16 +124,21 @@ export async function lastAttempts(db: Executor, deliveryIds: string[]) {
   return new Map(rows.map((row) => [row.delivery_id, row]));
 }
 
+/** A delivery: which subscription (v2) or hook (v1) it is for, and its event; undefined if none. */
+export function findDelivery(db: Executor, deliveryId: string) {
+  return db
+    .selectFrom('webhook_deliveries')
+    .select(['kind', 'subscription_id', 'event_id', 'event_type'])
+    .where('id', '=', deliveryId)
+    .executeTakeFirst();
+}
+
 /**
  * A delivery with its subscription's target URL and (v2) secrets, if its subscription is the user's;
  * undefined otherwise.
  */
 export async function findUserDeliveryOwner(db: Executor, userId: string, deliveryId: string) {
-  const row = await db
-    .selectFrom('webhook_deliveries')
-    .select(['kind', 'subscription_id', 'event_id', 'event_type'])
-    .where('id', '=', deliveryId)
-    .executeTakeFirst();
+  const row = await findDelivery(db, deliveryId);
   const subscription =
     row?.kind === 'v2'
       ? await db

@@ -45,3 +45,11 @@ export async function deleteKeyHooks(tx: Executor, keyId: string): Promise<numbe
   const deleted = await tx.deleteFrom('v1_hook_subscriptions').where('key_id', '=', keyId).executeTakeFirst();
   return Number(deleted.numDeletedRows);
 }
+
+/**
+ * Deletes a hook the delivery worker gave up on (delivery/outcomes.ts); the deliveries still owed to it
+ * settle as each falls due (failed, unsent: the hook is gone).
+ */
+export async function deleteAbandonedHook(tx: Executor, id: string): Promise<void> {
+  await tx.deleteFrom('v1_hook_subscriptions').where('id', '=', id).execute();
+}
