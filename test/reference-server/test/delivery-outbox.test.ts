@@ -68,7 +68,7 @@ describe('recording events inside a transaction', () => {
         {
           kind: 'updated',
           task,
-          item: toV1Item(task),
+          item: () => toV1Item(task),
           boardId: 'brd_acme',
           listId: 'lst_todo',
           previous: { shade: 'red' },

@@ -42,8 +42,8 @@ export interface TaskChange {
   kind: TaskEventKind;
   /** The task after the change (for `deleted`, as it was just before). */
   task: Task;
-  /** The same task as v1 shows it: the body of every v1 hook. */
-  item: V1Item;
+  /** The same task as v1 shows it, the body of every v1 hook: made only when a v1 hook listens. */
+  item(): V1Item;
   boardId: string;
   /** The task's list after the change (for `moved`, the destination). */
   listId: string;
@@ -191,7 +191,7 @@ export async function recordTaskEvent(tx: Executor, change: TaskChange, at: Date
       suppressed: false,
     }));
   if (hooks.length > 0) {
-    await writeHookPayload(tx, event.id, JSON.stringify(change.item));
+    await writeHookPayload(tx, event.id, JSON.stringify(change.item()));
   }
   await enqueueDeliveries(
     tx,

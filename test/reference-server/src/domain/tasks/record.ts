@@ -25,7 +25,7 @@ export async function record(
     {
       kind,
       task,
-      item: toV1Item(task),
+      item: () => toV1Item(task),
       boardId: task.board_id!,
       listId: task.list_id!,
       teamId,
