@@ -188,7 +188,12 @@ function insertColumns(fields: Fields) {
 /** A new task's row, but for its position (where it lands decides that: see `insertTask`). */
 export type NewTaskRow = Omit<TasksTable, 'position'>;
 
-const insertsOf = new WeakMap<Fields, Record<'at' | Position, PreparedQuery<unknown[], unknown>>>();
+interface TaskInserts extends Record<'at' | Position, PreparedQuery<unknown[], unknown>> {
+  /** The columns the inserts take, in their order (the position last, for `at`). */
+  columns: readonly string[];
+}
+
+const insertsOf = new WeakMap<Fields, TaskInserts>();
 
 /** The inserts of a task (at a position, or at an edge of its list, reading its position there). */
 function insertsFor(fields: Fields) {
@@ -205,7 +210,7 @@ function insertsFor(fields: Fields) {
         position: edge === null ? values[columns.length] : edgePositionSql(values[listIndex] as string, edge),
       } as never),
     );
-  inserts = { at: at(null), top: at('top'), bottom: at('bottom') };
+  inserts = { columns, at: at(null), top: at('top'), bottom: at('bottom') };
   insertsOf.set(fields, inserts);
   return inserts;
 }
@@ -222,7 +227,7 @@ export async function insertTask(
   fields: Fields = taskFields,
 ): Promise<void> {
   const inserts = insertsFor(fields);
-  const values = insertColumns(fields).map((column) => (row as Record<string, unknown>)[column]);
+  const values = inserts.columns.map((column) => (row as Record<string, unknown>)[column]);
   if (typeof at === 'number') await inserts.at.writeLater(tx, ...values, at);
   else await inserts[at].writeLater(tx, ...values);
 }
