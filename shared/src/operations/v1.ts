@@ -3,11 +3,13 @@
 import { z } from 'zod';
 import {
   V1AssignRequest,
+  V1Board,
   V1Created,
   V1CreateFromEmailRequest,
   V1CreateItemRequest,
   V1Item,
   V1ItemIdRequest,
+  V1List,
   V1ListBoardsQuery,
   V1ListItemsQuery,
   V1ListListsQuery,
@@ -63,7 +65,7 @@ export const v1 = {
     auth: 'v1',
     scopes: ['boards.read'],
     query: V1ListBoardsQuery,
-    bare: z.array(V1Team),
+    bare: z.array(V1Board),
     gated: true,
   }),
   lists: operation({
@@ -75,7 +77,7 @@ export const v1 = {
     auth: 'v1',
     scopes: ['lists.read'],
     query: V1ListListsQuery,
-    bare: z.array(V1Team),
+    bare: z.array(V1List),
     gated: true,
   }),
   items: operation({
