@@ -38,7 +38,7 @@ export async function readBoardFields(
 }
 
 /** Values without their names yet (the service's own). */
-export const unlabelled = (values: Task['custom_fields']) => values.some((value) => !('name' in value));
+const unlabelled = (values: Task['custom_fields']) => values.some((value) => !('name' in value));
 
 /** Each value with its field's name and, for option fields, the chosen options' labels (ids kept as they are). */
 export function labelValues(values: Task['custom_fields'], fields: CustomField[]): LabelledValue[] {

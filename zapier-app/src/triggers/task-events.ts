@@ -10,7 +10,7 @@ import type { CustomField, PreviousAttributes, Task, WebhookEvent } from '@threa
 import type { Trigger } from 'zapier-platform-core';
 import { boardField, Inputs, teamField } from '../creates/fields.ts';
 import { task as taskResource } from '../creates/resources.ts';
-import { readBoardFields, unlabelled, withFieldLabels } from '../creates/task-output.ts';
+import { readBoardFields, withFieldLabels } from '../creates/task-output.ts';
 import { v2Client } from '../lib/clients.ts';
 import {
   changesOutputFields,
@@ -99,13 +99,11 @@ export function taskEventTrigger(options: TaskEventTriggerOptions): Trigger {
     // (one read of each board's fields).
     complete: async (z, bundle, events) => {
       const client = await v2Client(z, bundle);
+      // The boards whose previous values need names; withFieldLabels reads the other boards into the same map.
       const known = await readBoardFields(
         client,
         events
-          .filter(
-            ({ task, previous }) =>
-              unlabelled(task.custom_fields) || (previous?.custom_fields?.length ?? 0) > 0,
-          )
+          .filter(({ previous }) => (previous?.custom_fields?.length ?? 0) > 0)
           .map(({ task }) => task.board_id),
         new Map<string, CustomField[]>(),
       );
