@@ -7,7 +7,6 @@ export interface ConsoleRequest {
   method?: string;
   headers?: Record<string, string>;
   body?: string | null;
-  signal?: AbortSignal;
 }
 
 const TOKEN_PATTERN = /<meta name="console-token" content="([^"]+)">/;
@@ -44,7 +43,6 @@ function send(path: string, request: ConsoleRequest, token: string): Promise<Res
     method: request.method ?? 'GET',
     headers: { ...request.headers, 'x-console-token': token },
     body: request.body ?? null,
-    ...(request.signal ? { signal: request.signal } : {}),
   });
 }
 

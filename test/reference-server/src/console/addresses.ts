@@ -16,15 +16,10 @@ export function loopbackOrigin(app: FastifyInstance): string | null {
   const address = app.server.address();
   if (address === null || typeof address === 'string') return null;
   const wildcard = address.address === '0.0.0.0' || address.address === '::';
-  const host = wildcard
-    ? address.family === 'IPv6'
-      ? '[::1]'
-      : '127.0.0.1'
-    : address.family === 'IPv6'
-      ? `[${address.address}]`
-      : address.address;
-  if (!wildcard && !isLoopbackHost(host.replace(/^\[|\]$/g, ''))) return null;
-  return `http://${host}:${address.port}`;
+  if (!wildcard && !isLoopbackHost(address.address)) return null;
+  const ipv6 = address.family === 'IPv6';
+  const ip = wildcard ? (ipv6 ? '::1' : '127.0.0.1') : address.address;
+  return `http://${ipv6 ? `[${ip}]` : ip}:${address.port}`;
 }
 
 /** The receiver's URL as the delivery worker reaches it: this server's own listening address. */
