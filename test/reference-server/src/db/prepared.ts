@@ -104,8 +104,11 @@ export function prepareQuery<Args extends unknown[], Row>(
     return { sql: compiled.sql, query: compiled.query, parameters, queryId: createQueryId() };
   }
 
-  async function run<R>(db: Executor, args: Args): Promise<QueryResult<R>> {
-    const query = bind(db, args);
+  function run<R>(db: Executor, args: Args): Promise<QueryResult<R>> {
+    return runBound<R>(db, bind(db, args));
+  }
+
+  async function runBound<R>(db: Executor, query: CompiledQuery): Promise<QueryResult<R>> {
     // On SQLite a statement runs synchronously: when it cannot interleave with another transaction,
     // it skips Kysely's connection queue (a handful of promise hops, as much as a small query costs).
     // Plugins see results on Kysely's path only, so with any installed the statement takes that path.
@@ -130,7 +133,9 @@ export function prepareQuery<Args extends unknown[], Row>(
       return bind(db, args);
     },
     async writeLater(db, ...args) {
-      if (!(await sendLater(db, bind(db, args)))) await run(db, args);
+      // Bound once: run at once where it cannot be sent later (SQLite, or outside a transaction).
+      const query = bind(db, args);
+      if (!(await sendLater(db, query))) await runBound(db, query);
     },
   };
 }

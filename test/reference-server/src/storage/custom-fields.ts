@@ -7,6 +7,7 @@ import type { CustomFieldsTable } from '../db/schema.ts';
 import type { Page, PageRequest } from '../domain/pagination.ts';
 import { forIntent, type Intent } from './locks.ts';
 import { paginate } from './pagination.ts';
+import { clearCustomValues } from './tasks.ts';
 
 /** A field's row. */
 export type FieldRow = CustomFieldsTable;
@@ -207,17 +208,6 @@ export async function setTaskValue(
   fieldId: string,
   value: string | null,
 ): Promise<void> {
-  if (value === null) {
-    await db
-      .deleteFrom('task_custom_values')
-      .where('task_id', '=', taskId)
-      .where('field_id', '=', fieldId)
-      .execute();
-  } else {
-    await db
-      .insertInto('task_custom_values')
-      .values({ task_id: taskId, field_id: fieldId, value })
-      .onConflict((conflict) => conflict.columns(['task_id', 'field_id']).doUpdateSet({ value }))
-      .execute();
-  }
+  if (value === null) await clearCustomValues(db, taskId, [fieldId]);
+  else await upsertValues(db, [{ task_id: taskId, field_id: fieldId, value }]);
 }

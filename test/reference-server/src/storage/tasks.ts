@@ -47,7 +47,7 @@ export function selectTasks(db: Executor, fields: Fields = taskFields) {
  * Tasks without their assignee, for a page whose assignees `withAssignees` adds: most tasks have none,
  * and joining users per row costs about a third of reading the row.
  */
-export function selectBareTasks(db: Executor) {
+function selectBareTasks(db: Executor) {
   return db.selectFrom('tasks').select(TASK_COLUMNS);
 }
 
@@ -86,7 +86,7 @@ const selectAssignees = prepareQuery((db: Executor, ...userIds: string[]) =>
  * assigned) and the columns of `place`, the same for every row. Each row is completed where it is:
  * copying fifty rows costs more than reading them.
  */
-export async function withAssignees<Row extends { assignee_id: string | null }, Place extends object>(
+async function withAssignees<Row extends { assignee_id: string | null }, Place extends object>(
   db: Executor,
   rows: Row[],
   place: Place,
