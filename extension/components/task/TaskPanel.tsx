@@ -89,14 +89,9 @@ function LoadedTaskPanel({
   const [unknownThread, setUnknownThread] = useState(false);
   const linkable = !unknownThread && threadView.state?.data?.known !== false;
   const linked = threadView.data?.tasks.map((task) => task.id) ?? [];
-  const existing = useExistingTask(
-    thread.id,
-    to.teamId,
-    to.team !== undefined && !to.unpaid && to.teamId !== PERSONAL && linkable,
-    linked,
-    send,
-    () => threadView.reload(),
-  );
+  // The search runs over a paid team's tasks, for a thread the service knows.
+  const searchable = to.team !== undefined && !to.unpaid && to.teamId !== PERSONAL && linkable;
+  const existing = useExistingTask(thread.id, to.teamId, searchable, linked, send, () => threadView.reload());
   const grant = useGrant(access, send, true);
 
   const [actionError, setActionError] = useState<{ error: unknown; retry?: () => void } | null>(null);
@@ -337,7 +332,7 @@ function LoadedTaskPanel({
           existing={existing}
           teamName={to.team?.name ?? null}
           linked={linked}
-          disabled={!configured || to.team === undefined || to.unpaid || to.teamId === PERSONAL || !linkable}
+          disabled={!configured || !searchable}
           why={linkable ? undefined : 'A thread the service does not know cannot be added to a task.'}
         />
       )}
