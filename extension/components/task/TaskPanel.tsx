@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ThreadMeta } from '../../lib/frame.ts';
 import { ExtensionError, errorCode, errorKind, type Send } from '../../lib/messaging.ts';
 import type { LinkedTaskView, ThreadView } from '../../lib/protocol.ts';
-import { LINKED_STATES, PERSONAL, TASK_CREATED } from '../../lib/protocol-values.ts';
+import { LINKED_STATES, linkedTaskView, PERSONAL, TASK_CREATED } from '../../lib/protocol-values.ts';
 import type { Access } from '../../lib/ui/access.ts';
 import { ErrorArea } from '../ErrorArea.tsx';
 import { GrantStatus, useGrant } from '../Grant.tsx';
@@ -231,16 +231,7 @@ function LoadedTaskPanel({
     try {
       setActionError(null);
       const task = await send({ type: 'task.complete', task_id: taskId });
-      states.set([
-        ...(states.data ?? []).filter((known) => known.id !== taskId),
-        {
-          id: task.id,
-          title: task.title,
-          completed: task.completed,
-          board_name: task.board_name,
-          list_name: task.list_name,
-        },
-      ]);
+      states.set([...(states.data ?? []).filter((known) => known.id !== taskId), linkedTaskView(task)]);
     } catch (failure) {
       setActionError({ error: failure, retry: () => void complete(taskId) });
     }

@@ -21,6 +21,7 @@ import {
   type Result,
   TASK_CREATED,
 } from '../protocol.ts';
+import { linkedTaskView } from '../protocol-values.ts';
 import { originPattern } from '../service-url.ts';
 import {
   type Credentials,
@@ -354,19 +355,7 @@ export function createService(deps: ServiceDeps) {
         // panel's other requests. A task the user may not see is left out (the panel shows it by its title).
         const { later: v2 } = await client();
         const tasks = await mapInTurns(request.task_ids, 2, (id) => v2.tasks.get(id).catch(() => undefined));
-        return tasks.flatMap((task) =>
-          task === undefined
-            ? []
-            : [
-                {
-                  id: task.id,
-                  title: task.title,
-                  completed: task.completed,
-                  board_name: task.board_name,
-                  list_name: task.list_name,
-                },
-              ],
-        );
+        return tasks.flatMap((task) => (task === undefined ? [] : [linkedTaskView(task)]));
       }
       case 'members.list':
         return all((await client()).later.boards.members(request.board_id, { limit: 200 }));
