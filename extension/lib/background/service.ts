@@ -441,9 +441,12 @@ export function createService(deps: ServiceDeps) {
 
   async function warm(): Promise<{ warmed: boolean }> {
     for (const [key, early] of ahead) if (early.until <= now()) ahead.delete(key);
-    const creds = await credentialsItem.getValue();
-    if (!isComplete(creds) || !(await deps.hasHostPermission(originPattern(creds.origin))))
-      return { warmed: false };
+    // Nothing is asked ahead where every answer would be a failure (not set up, no access).
+    const ready = await credentials().then(
+      () => true,
+      () => false,
+    );
+    if (!ready) return { warmed: false };
     const choice = await choiceItem.getValue();
     const requests: Request[] = [{ type: 'teams.list' }, { type: 'boards.personal' }];
     if (choice !== null) {
