@@ -99,7 +99,7 @@ async function mapInTurns<T, R>(
 const SEARCH_LIMIT = 20;
 
 /** A title as the search compares it: case, accents and punctuation aside, one space between words. */
-export function searchable(text: string): string {
+function searchable(text: string): string {
   return text
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
