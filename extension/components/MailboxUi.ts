@@ -286,12 +286,14 @@ function rowButtons(toolbar: Element): { element: HTMLElement; rect: DOMRect }[]
     .filter(({ rect }) => rect.width > 0 && rect.height > 0);
   const first = buttons[0];
   if (first === undefined) return [];
-  const row = first.rect.top + first.rect.height / 2;
   return buttons.filter(
-    ({ rect }) =>
-      Math.abs(rect.top + rect.height / 2 - row) < first.rect.height / 2 &&
-      rect.left < bounds.left + bounds.width / 2,
+    ({ rect }) => onLineOf(first.rect, rect) && rect.left < bounds.left + bounds.width / 2,
   );
+}
+
+/** Whether `rect` sits on the line of `first`: their middles less than half its height apart. */
+function onLineOf(first: DOMRect, rect: DOMRect): boolean {
+  return Math.abs(rect.top + rect.height / 2 - (first.top + first.height / 2)) < first.height / 2;
 }
 
 /**
@@ -310,7 +312,5 @@ function inFirstRow(toolbar: Element, host: HTMLElement): boolean {
   const first = rowButtons(toolbar)[0];
   const rect = host.getBoundingClientRect();
   if (first === undefined || rect.height === 0) return true;
-  return (
-    Math.abs(rect.top + rect.height / 2 - (first.rect.top + first.rect.height / 2)) < first.rect.height / 2
-  );
+  return onLineOf(first.rect, rect);
 }

@@ -15,7 +15,7 @@ const INPUT_TYPES: Record<string, string> = {
 };
 
 /** The fields a user may fill in: not the ones the service's AI manages, and only of kinds the panel knows. */
-export function fillable(fields: readonly CustomField[]): CustomField[] {
+function fillable(fields: readonly CustomField[]): CustomField[] {
   return fields.filter(
     (field) =>
       !field.ai &&

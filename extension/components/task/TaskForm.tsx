@@ -3,7 +3,7 @@ import { MAX_NOTES_LENGTH, MAX_TITLE_LENGTH } from '@threadwork/shared/light';
 import type { Ref } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { FORM_SHOWN } from '../../lib/frame.ts';
-import { CustomFields, fillable } from './CustomFields.tsx';
+import { CustomFields } from './CustomFields.tsx';
 import { Picker, placeholder } from './Picker.tsx';
 import type { Destination } from './useDestination.ts';
 import type { DraftHandle } from './useDraft.ts';
@@ -55,7 +55,6 @@ export function TaskForm({
   useEffect(() => {
     performance.mark(FORM_SHOWN);
   }, []);
-  const fields = fillable(to.fields.data ?? []);
   const fieldsError = to.boardValid && to.fields.state?.error != null && to.fields.data === null;
   return (
     <form
@@ -129,7 +128,9 @@ export function TaskForm({
           onChange={to.chooseAssignee}
         />
       </div>
-      {to.boardValid && <CustomFields fields={fields} values={values.fields} onChange={draft.setField} />}
+      {to.boardValid && (
+        <CustomFields fields={to.fields.data ?? []} values={values.fields} onChange={draft.setField} />
+      )}
       {fieldsError && (
         <p class="tw-muted" data-testid="threadwork-fields-unavailable">
           This board’s own fields could not be read, so they are left empty.

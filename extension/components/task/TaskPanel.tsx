@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ThreadMeta } from '../../lib/frame.ts';
 import { ExtensionError, errorCode, errorKind, type Send } from '../../lib/messaging.ts';
 import type { LinkedTaskView, ThreadView } from '../../lib/protocol.ts';
-import { LINKED_STATES, PERSONAL, TASK_CREATED } from '../../lib/protocol-values.ts';
+import { LINKED_STATES, linkedTaskView, PERSONAL, TASK_CREATED } from '../../lib/protocol-values.ts';
 import type { Access } from '../../lib/ui/access.ts';
 import { ErrorArea } from '../ErrorArea.tsx';
 import { GrantStatus, useGrant } from '../Grant.tsx';
@@ -89,14 +89,9 @@ function LoadedTaskPanel({
   const [unknownThread, setUnknownThread] = useState(false);
   const linkable = !unknownThread && threadView.state?.data?.known !== false;
   const linked = threadView.data?.tasks.map((task) => task.id) ?? [];
-  const existing = useExistingTask(
-    thread.id,
-    to.teamId,
-    to.team !== undefined && !to.unpaid && to.teamId !== PERSONAL && linkable,
-    linked,
-    send,
-    () => threadView.reload(),
-  );
+  // The search runs over a paid team's tasks, for a thread the service knows.
+  const searchable = to.team !== undefined && !to.unpaid && to.teamId !== PERSONAL && linkable;
+  const existing = useExistingTask(thread.id, to.teamId, searchable, linked, send, () => threadView.reload());
   const grant = useGrant(access, send, true);
 
   const [actionError, setActionError] = useState<{ error: unknown; retry?: () => void } | null>(null);
@@ -236,16 +231,7 @@ function LoadedTaskPanel({
     try {
       setActionError(null);
       const task = await send({ type: 'task.complete', task_id: taskId });
-      states.set([
-        ...(states.data ?? []).filter((known) => known.id !== taskId),
-        {
-          id: task.id,
-          title: task.title,
-          completed: task.completed,
-          board_name: task.board_name,
-          list_name: task.list_name,
-        },
-      ]);
+      states.set([...(states.data ?? []).filter((known) => known.id !== taskId), linkedTaskView(task)]);
     } catch (failure) {
       setActionError({ error: failure, retry: () => void complete(taskId) });
     }
@@ -337,7 +323,7 @@ function LoadedTaskPanel({
           existing={existing}
           teamName={to.team?.name ?? null}
           linked={linked}
-          disabled={!configured || to.team === undefined || to.unpaid || to.teamId === PERSONAL || !linkable}
+          disabled={!configured || !searchable}
           why={linkable ? undefined : 'A thread the service does not know cannot be added to a task.'}
         />
       )}

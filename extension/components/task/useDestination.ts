@@ -13,7 +13,7 @@ import type { Answers } from './answers.ts';
 import { type RemoteHandle, useChoice, useRemote } from './remote.ts';
 
 /** A team where tasks can be made (the same `paid` the service gates on). */
-export const isPaid = (team: Team) => team.subscription?.paid !== false;
+const isPaid = (team: Team) => team.subscription?.paid !== false;
 
 /** One entry of the team picker: a team, or the user's personal boards. */
 export interface TeamChoice {

@@ -68,7 +68,7 @@ export function prefilledNotes(thread: ThreadMeta): string {
   return cut(parts.join('\n\n'), MAX_NOTES_LENGTH);
 }
 
-export function freshDraft(thread: ThreadMeta): Draft {
+function freshDraft(thread: ThreadMeta): Draft {
   return {
     // The service takes a title of at most MAX_TITLE_LENGTH characters: a longer subject is cut, marked "…".
     title: cut(thread.subject, MAX_TITLE_LENGTH),

@@ -21,6 +21,7 @@ import {
   type Result,
   TASK_CREATED,
 } from '../protocol.ts';
+import { linkedTaskView } from '../protocol-values.ts';
 import { originPattern } from '../service-url.ts';
 import {
   type Credentials,
@@ -98,7 +99,7 @@ async function mapInTurns<T, R>(
 const SEARCH_LIMIT = 20;
 
 /** A title as the search compares it: case, accents and punctuation aside, one space between words. */
-export function searchable(text: string): string {
+function searchable(text: string): string {
   return text
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
@@ -354,19 +355,7 @@ export function createService(deps: ServiceDeps) {
         // panel's other requests. A task the user may not see is left out (the panel shows it by its title).
         const { later: v2 } = await client();
         const tasks = await mapInTurns(request.task_ids, 2, (id) => v2.tasks.get(id).catch(() => undefined));
-        return tasks.flatMap((task) =>
-          task === undefined
-            ? []
-            : [
-                {
-                  id: task.id,
-                  title: task.title,
-                  completed: task.completed,
-                  board_name: task.board_name,
-                  list_name: task.list_name,
-                },
-              ],
-        );
+        return tasks.flatMap((task) => (task === undefined ? [] : [linkedTaskView(task)]));
       }
       case 'members.list':
         return all((await client()).later.boards.members(request.board_id, { limit: 200 }));
@@ -452,9 +441,12 @@ export function createService(deps: ServiceDeps) {
 
   async function warm(): Promise<{ warmed: boolean }> {
     for (const [key, early] of ahead) if (early.until <= now()) ahead.delete(key);
-    const creds = await credentialsItem.getValue();
-    if (!isComplete(creds) || !(await deps.hasHostPermission(originPattern(creds.origin))))
-      return { warmed: false };
+    // Nothing is asked ahead where every answer would be a failure (not set up, no access).
+    const ready = await credentials().then(
+      () => true,
+      () => false,
+    );
+    if (!ready) return { warmed: false };
     const choice = await choiceItem.getValue();
     const requests: Request[] = [{ type: 'teams.list' }, { type: 'boards.personal' }];
     if (choice !== null) {
