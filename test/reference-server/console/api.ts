@@ -221,6 +221,16 @@ export function useChanges(
   }, []);
 }
 
+let reads = 0;
+/**
+ * Numbers a read as it is sent. A read sent later sees at least what an earlier one saw, so a page that
+ * shows parts of one resource read separately (a board's lists) keeps, per part, the answer of the
+ * latest-sent read: an older answer that arrives late is never drawn over a newer one.
+ */
+export function readNumber(): number {
+  return ++reads;
+}
+
 export interface Loaded<T> {
   data: T | null;
   error: ApiError | null;
@@ -232,9 +242,14 @@ export interface Loaded<T> {
 /**
  * Reads `path`, and reads it again whenever a relevant change is committed, and whenever the stream
  * (re)connects after this read began. One read at a time: changes arriving meanwhile cause one more
- * read once it is answered. An answer for a path the page has left is dropped.
+ * read once it is answered. An answer for a path the page has left is dropped. `merge`, given, combines
+ * an answer with what the page shows (parts of which it may have read again since; see readNumber).
  */
-export function useResource<T>(path: string, relevant: (change: ConsoleChange) => boolean): Loaded<T> {
+export function useResource<T>(
+  path: string,
+  relevant: (change: ConsoleChange) => boolean,
+  merge?: (shown: T, answer: T, read: number) => T,
+): Loaded<T> {
   const [state, setState] = useState<{ path: string; data: T | null; error: ApiError | null }>({
     path,
     data: null,
@@ -252,12 +267,17 @@ export function useResource<T>(path: string, relevant: (change: ConsoleChange) =
     const mine = { path, again: false };
     flight.current = mine;
     const answered = waiting.current.splice(0);
+    const read = readNumber();
     request<T>('GET', path)
       .then(
         ({ data, at }) => {
           if (flight.current !== mine) return;
           entry.current.at = parsePosition(at);
-          setState({ path, data, error: null });
+          setState((old) => ({
+            path,
+            data: merge && old.path === path && old.data !== null ? merge(old.data, data, read) : data,
+            error: null,
+          }));
         },
         (error: ApiError) => {
           if (flight.current !== mine) return;

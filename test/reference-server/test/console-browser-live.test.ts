@@ -521,6 +521,44 @@ describe.runIf(BROWSER_TESTS)('the console’s live pages', { timeout: 60_000 },
     await b.close();
   });
 
+  it('never draws an answer that arrives late over a newer one: a board read held past a move', async () => {
+    const page = await open('/boards/brd_product');
+    const { list, cardIds } = hooks(() => page);
+    const moved = (await cardIds('lst_backlog'))[0]!;
+    // The board's next read is answered by the server at once, but reaches the page only when let go.
+    let release = () => {};
+    const answered = new Promise<void>((read) => {
+      void page.route(`${server.origin}/_console/api/boards/brd_product`, async (route) => {
+        const response = await route.fetch();
+        read();
+        await new Promise<void>((go) => {
+          release = go;
+        });
+        await route.fulfill({ response });
+      });
+    });
+    // A list renamed reads the whole board again; the server answers it before the move below.
+    expect((await api('/lists/lst_review', { method: 'PATCH', body: { name: 'In review' } })).status).toBe(
+      200,
+    );
+    await answered;
+    const moveAnswer = await api(`/tasks/${moved}/move`, {
+      method: 'POST',
+      body: { list_id: 'lst_doing', position: 'top' },
+    });
+    expect(moveAnswer.status).toBe(200);
+    await expect.poll(() => cardIds('lst_doing')).toContain(moved);
+    // The older board answer arrives now: its list name is drawn, but not its cards from before the move.
+    release();
+    await expect.poll(() => list('lst_review').locator('h2').textContent()).toContain('In review');
+    const stored = async (listId: string) =>
+      (await api(`/tasks?list_id=${listId}&limit=200`)).body.data.map((task: { id: string }) => task.id);
+    expect(await cardIds('lst_doing')).toEqual(await stored('lst_doing'));
+    expect(await cardIds('lst_backlog')).toEqual(await stored('lst_backlog'));
+    await page.unrouteAll({ behavior: 'ignoreErrors' });
+    await page.close();
+  });
+
   it('reads again what it shows after the server restarts, a change made while it reconnected included', async () => {
     const board = await open('/boards/brd_product');
     const other = await open('/');

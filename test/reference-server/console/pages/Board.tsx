@@ -9,16 +9,33 @@ import type {
   Task,
 } from '@threadwork/shared/schemas';
 import { useRef, useState } from 'preact/hooks';
-import { type ApiError, call, useChanges, useResource } from '../api.ts';
+import { type ApiError, call, readNumber, useChanges, useResource } from '../api.ts';
 import { Failure, FieldError, InlineRename, Loading, shadeLabel, Time, useTitle } from './common.tsx';
 
 type Placement = { list_id: string; after_task_id: string | null };
 
 export function BoardPage({ id }: { id: string }) {
   // A new or renamed list (or board) reloads the board; task changes reload only their lists (below).
+  // Per list, the number of the read its cards come from: a list is read alone (after a change) and with
+  // the board, and whichever answer arrives last, the cards shown are those of the latest-sent read.
+  const shownRead = useRef(new Map<string, number>());
+  const isNewest = (listId: string, read: number) => {
+    if ((shownRead.current.get(listId) ?? 0) > read) return false;
+    shownRead.current.set(listId, read);
+    return true;
+  };
   const view = useResource<ConsoleBoardView>(
     `boards/${encodeURIComponent(id)}`,
     (change) => change.topic === 'board' && change.board_id === id,
+    (shown, answer, read) => ({
+      ...answer,
+      lists: answer.lists.map((entry) => {
+        const kept = shown.lists.find((old) => old.list.id === entry.list.id);
+        return kept && !isNewest(entry.list.id, read)
+          ? { ...entry, tasks: kept.tasks, next_cursor: kept.next_cursor }
+          : entry;
+      }),
+    }),
   );
   const [error, setError] = useState<ApiError | null>(null);
   const [status, setStatus] = useState('');
@@ -47,6 +64,7 @@ export function BoardPage({ id }: { id: string }) {
     const current = view.data?.lists.find((entry) => entry.list.id === listId);
     if (!current) return view.reload();
     const count = Math.max(50, current.tasks.length);
+    const read = readNumber();
     let page: ConsoleTaskPage;
     try {
       page = await call<ConsoleTaskPage>('GET', `lists/${encodeURIComponent(listId)}/tasks?count=${count}`);
@@ -55,10 +73,14 @@ export function BoardPage({ id }: { id: string }) {
       // rather than leave this list as it was with nothing said.
       return view.reload();
     }
-    view.setData((data) => ({
-      ...data,
-      lists: data.lists.map((entry) => (entry.list.id === listId ? { ...entry, ...page } : entry)),
-    }));
+    view.setData((data) =>
+      isNewest(listId, read)
+        ? {
+            ...data,
+            lists: data.lists.map((entry) => (entry.list.id === listId ? { ...entry, ...page } : entry)),
+          }
+        : data,
+    );
   }
 
   async function loadMore(listId: string) {
