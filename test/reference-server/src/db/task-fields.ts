@@ -28,7 +28,8 @@ interface CardFacts {
 export interface TaskField<Value, Columns extends Record<string, Stored>> {
   readonly columns: { readonly [C in keyof Columns]: Columns[C] | typeof REQUIRED };
   read(row: Columns & CardFacts): Value;
-  write(value: Value): Columns;
+  /** Writes `value` into its columns of `row` (in place: a create writes every field into one row). */
+  write(value: Value, row: Columns): void;
   readonly v1?: { readonly name: keyof V1Item; show(value: Value): unknown };
 }
 
@@ -51,7 +52,9 @@ export function column<Value extends Stored, Name extends string = string>(
       Record<Name, Value>
     >['columns'],
     read: read === undefined ? (row) => row[name] : (row) => read(row[name]),
-    write: (value) => ({ [name]: value }) as Record<Name, Value>,
+    write: (value, row) => {
+      row[name] = value;
+    },
     ...(options.v1 === undefined ? {} : { v1: options.v1 }),
   };
 }
@@ -61,7 +64,9 @@ function flag<Name extends string>(name: Name, v1?: keyof V1Item): TaskField<boo
   return {
     columns: { [name]: 0 } as TaskField<boolean, Record<Name, number>>['columns'],
     read: (row) => Boolean(row[name]),
-    write: (value) => ({ [name]: value ? 1 : 0 }) as Record<Name, number>,
+    write: (value, row) => {
+      (row as Record<string, number>)[name] = value ? 1 : 0;
+    },
     ...(v1 === undefined ? {} : { v1: { name: v1, show: (value: boolean) => value } }),
   };
 }
@@ -84,19 +89,22 @@ function parts<Parts extends Record<string, TaskField<Stored, Record<string, Sto
   v1?: TaskField<{ [P in keyof Parts]: ValueOf<Parts[P]> } | null, never>['v1'],
 ): TaskField<{ [P in keyof Parts]: ValueOf<Parts[P]> } | null, Joined<ColumnsOf<Parts[keyof Parts]>>> {
   type Value = { [P in keyof Parts]: ValueOf<Parts[P]> };
-  type Columns = Joined<ColumnsOf<Parts[keyof Parts]>>;
   const entries = Object.entries(of);
   return {
     columns: Object.assign({}, ...entries.map(([, part]) => part.columns)),
     read: (row) => {
-      const value = Object.fromEntries(entries.map(([name, part]) => [name, part.read(row)])) as Value;
-      return nullWhenEmpty && Object.values(value).every((part) => part === null) ? null : value;
+      const value: Record<string, Stored> = {};
+      let empty = nullWhenEmpty;
+      for (const [name, part] of entries) {
+        const read = part.read(row);
+        value[name] = read;
+        if (read !== null) empty = false;
+      }
+      return empty ? null : (value as Value);
     },
-    write: (value) =>
-      Object.assign(
-        {},
-        ...entries.map(([name, part]) => part.write(value === null ? null : (value[name] as Stored))),
-      ) as Columns,
+    write: (value, row) => {
+      for (const [name, part] of entries) part.write(value === null ? null : (value[name] as Stored), row);
+    },
     ...(v1 === undefined ? {} : { v1 }),
   };
 }
@@ -108,7 +116,7 @@ function saleOnly<Value, Columns extends Record<string, Stored>>(
   return {
     columns: field.columns,
     read: (row) => (row.content_type === 'sale' ? field.read(row) : null),
-    write: (value) => field.write(value as Value),
+    write: (value, row) => field.write(value as Value, row),
   };
 }
 
@@ -206,10 +214,11 @@ export type FieldColumns<Table extends FieldTable> = Joined<ColumnsOf<Table[keyo
 export interface DerivedTaskFields<Table extends FieldTable> {
   /** Every column that holds a field, in the table's order. */
   readonly columns: readonly (keyof FieldColumns<Table> & string)[];
-  /** Task's keys in the shared schema's order, then any field of the table the schema does not have. */
-  readonly taskKeys: readonly string[];
-  /** Whether Task's `key` is a field of the table (else it is placed around the row: `PlacedTaskField`). */
-  has(key: string): key is keyof Table & string;
+  /**
+   * A Task of a row: Task's keys in the shared schema's order, then any field of the table the schema
+   * does not have; each a field read from the row, or else from `placed` (`PlacedTaskField`).
+   */
+  task(row: FieldColumns<Table>, placed: Record<string, unknown>): Record<string, unknown>;
   /** The columns of a new task: the fields given, written; every other field, empty (some must be given). */
   columnsOf(values: Partial<FieldValues<Table>>): FieldColumns<Table>;
   /** The columns a change of these fields writes, and only those. */
@@ -221,23 +230,36 @@ export interface DerivedTaskFields<Table extends FieldTable> {
 }
 
 export function deriveTaskFields<Table extends FieldTable>(table: Table): DerivedTaskFields<Table> {
-  const fields = Object.entries(table);
+  // Walked once per row read or written: each field with its columns' empty values, found once here.
+  const fields = Object.entries(table).map(([name, field]) => ({
+    name,
+    field,
+    empties: Object.entries(field.columns),
+  }));
   const names = new Set(Object.keys(table));
   const schemaKeys = Object.keys(Task.shape);
+  const taskKeys = [...schemaKeys, ...[...names].filter((name) => !schemaKeys.includes(name))].map((key) => ({
+    key,
+    field: names.has(key) ? table[key] : undefined,
+  }));
   return {
-    columns: fields.flatMap(([, field]) => Object.keys(field.columns)) as (keyof FieldColumns<Table> &
-      string)[],
-    taskKeys: [...schemaKeys, ...[...names].filter((name) => !schemaKeys.includes(name))],
-    has: (key): key is keyof Table & string => names.has(key),
+    columns: fields.flatMap(({ empties }) =>
+      empties.map(([column]) => column),
+    ) as (keyof FieldColumns<Table> & string)[],
+    task(row, placed) {
+      const task: Record<string, unknown> = {};
+      for (const { key, field } of taskKeys) task[key] = field ? field.read(row as never) : placed[key];
+      return task;
+    },
     columnsOf(values) {
       const row: Record<string, Stored> = {};
-      for (const [name, field] of fields) {
+      for (const { name, field, empties } of fields) {
         const value = values[name];
         if (value !== undefined) {
-          Object.assign(row, field.write(value));
+          field.write(value, row);
           continue;
         }
-        for (const [column, empty] of Object.entries(field.columns)) {
+        for (const [column, empty] of empties) {
           if (empty === REQUIRED) throw new Error(`a new task needs its ${name}`);
           row[column] = empty;
         }
@@ -246,20 +268,20 @@ export function deriveTaskFields<Table extends FieldTable>(table: Table): Derive
     },
     changedColumnsOf(values) {
       const row: Record<string, Stored> = {};
-      for (const [name, field] of fields) {
+      for (const { name, field } of fields) {
         const value = values[name];
-        if (value !== undefined) Object.assign(row, field.write(value));
+        if (value !== undefined) field.write(value, row);
       }
       return row as Partial<FieldColumns<Table>>;
     },
     read(row) {
       const values: Record<string, unknown> = {};
-      for (const [name, field] of fields) values[name] = field.read(row as never);
+      for (const { name, field } of fields) values[name] = field.read(row as never);
       return values as FieldValues<Table>;
     },
     v1(task) {
       const item: Record<string, unknown> = {};
-      for (const [name, field] of fields) {
+      for (const { name, field } of fields) {
         if (field.v1 !== undefined) item[field.v1.name] = field.v1.show(task[name]);
       }
       return item as Partial<V1Item>;

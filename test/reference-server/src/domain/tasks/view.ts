@@ -24,7 +24,6 @@ export type { TaskDetails, TaskRow };
  * the shared schema's order. `fields`: the table's derivation (a test's larger one, say).
  */
 export function toTask(row: TaskRow, details: TaskDetails, fields = taskFields): Task {
-  const values = fields.read(row) as Record<string, unknown>;
   const placed: Pick<Task, PlacedTaskField> = {
     id: row.id,
     list_id: row.list_id,
@@ -35,11 +34,7 @@ export function toTask(row: TaskRow, details: TaskDetails, fields = taskFields):
     thread_ids: details.threadIds.get(row.id) ?? [],
     assignee: row.assignee_email === null ? null : { name: row.assignee_name, email: row.assignee_email },
   };
-  const task: Record<string, unknown> = {};
-  for (const key of fields.taskKeys) {
-    task[key] = fields.has(key) ? values[key] : placed[key as PlacedTaskField];
-  }
-  return task as Task;
+  return fields.task(row, placed) as Task;
 }
 
 /**
