@@ -2,7 +2,7 @@
 // leaves it out stores), how those columns become the field's value in the v2 Task and back, and the
 // name v1's Item shows it under. Everything else derives from this table: the row type of `tasks`
 // (db/schema.ts), the columns a create inserts and a read selects (storage/tasks.ts), the fields of a
-// Task (`taskFieldsOf`) and of a v1 Item (`v1FieldsOf`), and the row a seed or a create writes
+// Task (`taskFields.task`) and of a v1 Item (`taskFields.v1`), and the row a seed or a create writes
 // (`columnsOf`). Adding a field is an entry here, beside the API's own declaration (the shared zod
 // schema, its one source: `TASK_FIELDS` is checked against it, so the compiler names a field of Task
 // that this table does not declare) and the migration that adds its column (docs/architecture.md).
