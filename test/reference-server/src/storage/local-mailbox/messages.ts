@@ -160,13 +160,8 @@ async function freshId(ctx: LocalMailbox): Promise<string> {
   // A collision among 2^60 ids is all but impossible; checking keeps the mailbox consistent anyway.
   for (;;) {
     const id = newHexId();
-    const [thread, message] = await Promise.all([
-      ctx.db
-        .selectFrom('threads')
-        .select('id')
-        .where('mailbox_id', '=', ctx.mailbox.id)
-        .where('id', '=', id)
-        .executeTakeFirst(),
+    const [threadTaken, message] = await Promise.all([
+      threadExists(ctx, id),
       ctx.db
         .selectFrom('messages')
         .select('id')
@@ -174,7 +169,7 @@ async function freshId(ctx: LocalMailbox): Promise<string> {
         .where('id', '=', id)
         .executeTakeFirst(),
     ]);
-    if (!thread && !message) return id;
+    if (!threadTaken && !message) return id;
   }
 }
 
