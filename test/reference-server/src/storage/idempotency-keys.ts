@@ -51,13 +51,7 @@ export type AnswerToStore = readonly [
 const insertAnswer = prepareQuery(
   (
     db: Executor,
-    credential: string,
-    key: string,
-    fingerprint: string,
-    statusCode: number,
-    responseBody: string,
-    createdAt: string,
-    expiresAt: string,
+    ...[credential, key, fingerprint, statusCode, responseBody, createdAt, expiresAt]: AnswerToStore
   ) =>
     db
       .insertInto('idempotency_keys')
