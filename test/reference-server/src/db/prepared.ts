@@ -11,7 +11,6 @@ import {
   sql,
 } from 'kysely';
 import { type Executor, perDatabase } from './executor.ts';
-import type { Database } from './schema.ts';
 import { groupCommit, sendLater } from './transaction.ts';
 
 const MAX_KEPT_ARITY = 128;
@@ -138,20 +137,4 @@ export function prepareQuery<Args extends unknown[], Row>(
       if (!(await sendLater(db, query))) await runBound(db, query);
     },
   };
-}
-
-/**
- * A prepared insert of one whole row into `table`: every column in `columns` is bound from the row
- * (a row must carry all of them; columns left out take their defaults).
- */
-export function prepareInsert<Table extends keyof Database & string>(
-  table: Table,
-  columns: readonly (keyof Database[Table] & string)[],
-): (db: Executor, row: Database[Table]) => Promise<number> {
-  const query = prepareQuery((db: Executor, ...values: unknown[]) =>
-    db
-      .insertInto(table)
-      .values(Object.fromEntries(columns.map((column, index) => [column, values[index]])) as never),
-  );
-  return (db, row) => query.executeWrite(db, ...columns.map((column) => row[column]));
 }

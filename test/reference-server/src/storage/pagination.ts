@@ -15,7 +15,7 @@ import {
  * `(col1, col2, …) > (v1, v2, …)`: rows strictly after the cursor in ascending key order. Row-value
  * comparison is standard SQL (SQLite and PostgreSQL both have it).
  */
-export function afterKey(columns: readonly string[], key: CursorKey): RawBuilder<SqlBool> {
+function afterKey(columns: readonly string[], key: CursorKey): RawBuilder<SqlBool> {
   const refs = sql.join(columns.map((column) => sql.ref(column)));
   const values = sql.join(key.map((value) => sql`${value}`));
   return sql<SqlBool>`(${refs}) > (${values})`;
