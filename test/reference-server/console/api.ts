@@ -259,6 +259,9 @@ export function useResource<T>(
   /** Who waits for the next read to begin (one asked for while another was in flight). */
   const waiting = useRef<(() => void)[]>([]);
   const entry = useRef<Tracked>({ at: null, reload: () => {} });
+  // The page's latest `merge` (as useChanges keeps its latest callbacks): `load` is made once per path.
+  const latestMerge = useRef(merge);
+  latestMerge.current = merge;
   const load = useCallback(() => {
     if (flight.current?.path === path) {
       flight.current.again = true;
@@ -273,6 +276,7 @@ export function useResource<T>(
         ({ data, at }) => {
           if (flight.current !== mine) return;
           entry.current.at = parsePosition(at);
+          const merge = latestMerge.current;
           setState((old) => ({
             path,
             data: merge && old.path === path && old.data !== null ? merge(old.data, data, read) : data,
