@@ -525,17 +525,24 @@ describe.runIf(BROWSER_TESTS)('the console’s live pages', { timeout: 60_000 },
     const page = await open('/boards/brd_product');
     const { list, cardIds } = hooks(() => page);
     const moved = (await cardIds('lst_backlog'))[0]!;
-    // The board's next read is answered by the server at once, but reaches the page only when let go.
+    // The board's next read is answered by the server at once, but reaches the page only when let go
+    // (installed before the change below, so that read cannot slip past it; later reads pass).
+    let read = () => {};
+    const answered = new Promise<void>((resolve) => {
+      read = resolve;
+    });
     let release = () => {};
-    const answered = new Promise<void>((read) => {
-      void page.route(`${server.origin}/_console/api/boards/brd_product`, async (route) => {
-        const response = await route.fetch();
-        read();
-        await new Promise<void>((go) => {
-          release = go;
-        });
-        await route.fulfill({ response });
-      });
+    const letGo = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let held = false;
+    await page.route(`${server.origin}/_console/api/boards/brd_product`, async (route) => {
+      if (held) return route.continue();
+      held = true;
+      const response = await route.fetch();
+      read();
+      await letGo;
+      await route.fulfill({ response });
     });
     // A list renamed reads the whole board again; the server answers it before the move below.
     expect((await api('/lists/lst_review', { method: 'PATCH', body: { name: 'In review' } })).status).toBe(
