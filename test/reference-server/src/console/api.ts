@@ -677,7 +677,7 @@ const CONSOLE_GRANTS: ReadonlySet<Scope> = new Set(SCOPES);
 on('POST', 'keys', (call) => {
   const input = parseRequest(ConsoleCreateKeyRequest, call.body, 'body');
   return createApiKey(
-    ctxOf(call).db,
+    ctxOf(call),
     { userId: call.userId, scopes: CONSOLE_GRANTS },
     { name: input.name, type: input.type, ...(input.scopes ? { scopes: input.scopes } : {}) },
     ctxOf(call).now(),

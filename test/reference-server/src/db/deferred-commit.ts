@@ -1,12 +1,12 @@
 // A request's change and its stored idempotency answer commit together on PostgreSQL too (on SQLite
-// they join one batch of the group commit). A request that holds an Idempotency-Key runs in a scope
-// (`withDeferredCommit`) in which its write transaction, once its work has succeeded, is left open
-// instead of committing; the answer is then written in it, and it commits (`finishDeferred`). The key
+// they join one batch of the group commit). A request that holds an Idempotency-Key has a scope of its
+// own (`DeferredCommit`, handed down explicitly: the request's context carries it to `transact`), in
+// which its write transaction, once its work has succeeded, is left open instead of committing; the
+// answer is then written in it, and it commits (`finishDeferred`). The key
 // itself is claimed by that transaction, in the round trip of its `begin` (`Claim`), and held until it
 // ends: a process killed at any point loses its change and its claim together, and a retry runs the
 // request again at once. What must follow the commit (waking the outbox, telling caches) waits for it
 // (`afterCommit`).
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { type CompiledQuery, type ControlledTransaction, sql } from 'kysely';
 import { BUMP_DATA_VERSION } from './migrations/009_data_version.ts';
 import type { Database } from './schema.ts';
@@ -40,24 +40,22 @@ export interface DeferredCommit {
   afterwards: ((committed: boolean) => void | Promise<void>)[];
 }
 
-const scope = new AsyncLocalStorage<DeferredCommit>();
-
-/** Runs `next` (the rest of a request's handling) in a scope of its own. */
-export function withDeferredCommit(next: () => void): void {
-  scope.run({ wanted: false, afterwards: [] }, next);
-}
-
-/** The scope of the running request, if it has one. */
-export function deferredCommit(): DeferredCommit | undefined {
-  return scope.getStore();
+/**
+ * A request's scope, before it holds its key. Passed by hand rather than found through
+ * AsyncLocalStorage: that keeps a hook on every promise of the process, a tenth of a keyed create's time.
+ */
+export function newDeferredCommit(): DeferredCommit {
+  return { wanted: false, afterwards: [] };
 }
 
 /**
- * Runs `action` once the running request's write transaction has ended, telling it whether it
- * committed; at once (committed) if none is open.
+ * Runs `action` once the write transaction `deferred` holds open, if any, has ended, telling it
+ * whether it committed; at once (committed) if none is open (or there is no scope).
  */
-export async function afterCommit(action: (committed: boolean) => void | Promise<void>): Promise<void> {
-  const deferred = scope.getStore();
+export async function afterCommit(
+  deferred: DeferredCommit | undefined,
+  action: (committed: boolean) => void | Promise<void>,
+): Promise<void> {
   if (deferred?.open !== undefined) deferred.afterwards.push(action);
   else await action(true);
 }

@@ -4,7 +4,7 @@
 // (deferred-commit.ts; docs/postgresql.md says why each is so).
 import { type Compilable, type CompiledQuery, type Kysely, sql, type Transaction } from 'kysely';
 import { noteChange } from './changes.ts';
-import { COMMIT, deferredCommit, finishDeferred, withLiterals } from './deferred-commit.ts';
+import { COMMIT, type DeferredCommit, finishDeferred, withLiterals } from './deferred-commit.ts';
 import { type Executor, isShared } from './executor.ts';
 import { type GroupCommit, groupCommitOf } from './group-commit.ts';
 import type { Database } from './schema.ts';
@@ -55,14 +55,15 @@ export type Locking = 'rows' | 'everything';
  * for, and the work's first statement itself. Whatever the work reads first is thus read with its
  * `begin`, and no caller says ahead what that is. The claim is judged before that statement's answer
  * reaches the work: a claim refused (the key is in progress, or answered) ends the work there.
+ * `deferred` is the scope of the keyed request it runs for, if any (deferred-commit.ts).
  */
 export async function transact<T>(
   db: Kysely<Database>,
   work: (tx: Transaction<Database>) => Promise<T>,
   locking: Locking = 'everything',
+  deferred?: DeferredCommit,
 ): Promise<T> {
   if (!isShared(db)) return db.transaction().execute(work);
-  const deferred = deferredCommit();
   // A request holding an Idempotency-Key: the transaction stays open for its answer (deferred-commit.ts).
   // A second write transaction of the same request commits the first, keeping the key's claim in a row
   // of its own, and runs as usual.

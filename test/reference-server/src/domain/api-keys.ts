@@ -13,9 +13,8 @@ import {
   type RevokedApiKey,
   type Scope,
 } from '@threadwork/shared/schemas';
-import type { Kysely } from 'kysely';
 import type { Executor } from '../db/executor.ts';
-import type { ApiKeysTable, Database } from '../db/schema.ts';
+import type { ApiKeysTable } from '../db/schema.ts';
 import { transact } from '../db/transaction.ts';
 import {
   deleteUserKey,
@@ -90,7 +89,7 @@ function assertMayGrant(grantor: Pick<Principal, 'scopes'>, scopes: readonly Sco
  * scope the caller does not hold itself.
  */
 export async function createApiKey(
-  db: Kysely<Database>,
+  ctx: Pick<DomainContext, 'db' | 'deferred'>,
   grantor: Pick<Principal, 'userId' | 'scopes'>,
   input: CreateApiKeyRequest,
   now: Date,
@@ -111,7 +110,8 @@ export async function createApiKey(
     created_at: now.toISOString(),
     last_used_at: null,
   };
-  await changeCredentials(db, () =>
+  const { db, deferred } = ctx;
+  const insert = () =>
     transact(
       db,
       async (tx) => {
@@ -121,8 +121,9 @@ export async function createApiKey(
         await insertApiKey(tx, row);
       },
       'rows',
-    ),
-  );
+      deferred,
+    );
+  await changeCredentials(db, insert, deferred);
   publishChanges(db, [{ topic: 'keys' }]);
   return input.type === 'legacy' ? { ...present(row), api_secret: secret } : { ...present(row), secret };
 }
@@ -138,7 +139,8 @@ export async function revokeApiKey(
   userId: string,
   keyId: string,
 ): Promise<RevokedApiKey> {
-  const revoked = await changeCredentials(ctx.db, () =>
+  const { db, deferred } = ctx;
+  const revoke = () =>
     runInTransaction(
       ctx,
       async (tx) => {
@@ -148,8 +150,8 @@ export async function revokeApiKey(
         return { webhooks_disabled: webhooks, hooks_deleted: hooks };
       },
       'rows',
-    ),
-  );
-  publishChanges(ctx.db, [{ topic: 'keys' }]);
+    );
+  const revoked = await changeCredentials(db, revoke, deferred);
+  publishChanges(db, [{ topic: 'keys' }]);
   return { id: keyId, deleted: true, ...revoked };
 }

@@ -8,7 +8,7 @@
 // its change to every process, and a process forgets every cached principal when it hears of one
 // (db/changes.ts); while it cannot hear, nothing is cached.
 import { announceChange, cachesUsable, caughtUp, changeCount } from '../db/changes.ts';
-import { afterCommit } from '../db/deferred-commit.ts';
+import { afterCommit, type DeferredCommit } from '../db/deferred-commit.ts';
 import { type Executor, perDatabase } from '../db/executor.ts';
 import type { Principal } from './principal.ts';
 
@@ -111,16 +111,21 @@ export function forgetPrincipals(db: Executor): void {
 /**
  * The one way to write `api_keys` or `users`: runs `write`, then forgets every cached principal,
  * whether the write committed or failed, and tells every other process to (`write` must have
- * committed when it returns). Principals read while it runs are not cached.
+ * committed when it returns, or be left open in `deferred`, the request's deferred commit, which then
+ * forgets and tells once it commits). Principals read while it runs are not cached.
  */
-export async function changeCredentials<T>(db: Executor, write: () => Promise<T>): Promise<T> {
+export async function changeCredentials<T>(
+  db: Executor,
+  write: () => Promise<T>,
+  deferred?: DeferredCommit,
+): Promise<T> {
   forgetPrincipals(db);
   try {
     return await write();
   } finally {
     forgetPrincipals(db);
     // Once committed (with the request's idempotency answer, on PostgreSQL: db/deferred-commit.ts).
-    await afterCommit(async () => {
+    await afterCommit(deferred, async () => {
       forgetPrincipals(db);
       await announceChange(db, 'credentials');
     });

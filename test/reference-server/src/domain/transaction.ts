@@ -1,7 +1,7 @@
 // The one way a state change is written: one transaction holding the change and its events, and,
 // once it is done, a nudge to the delivery worker so the events leave as soon as they have committed.
 import type { Kysely } from 'kysely';
-import { afterCommit } from '../db/deferred-commit.ts';
+import { afterCommit, type DeferredCommit } from '../db/deferred-commit.ts';
 import type { Executor } from '../db/executor.ts';
 import type { Database } from '../db/schema.ts';
 import { type Locking, transact, whenCommitted } from '../db/transaction.ts';
@@ -20,6 +20,11 @@ export interface DomainContext {
   now(): Date;
   outbox: Outbox;
   options: ResolvedServerOptions;
+  /**
+   * The running request's deferred commit, when it holds an Idempotency-Key on PostgreSQL: its write
+   * transactions stay open for its answer (db/deferred-commit.ts). Undefined elsewhere.
+   */
+  deferred?: DeferredCommit | undefined;
 }
 
 // Transactions that wrote to the outbox; weak, so a finished transaction is simply forgotten.
@@ -55,6 +60,7 @@ export async function runInTransaction<T>(
         return value;
       },
       locking,
+      ctx.deferred,
     );
   } catch (error) {
     // What the rolled-back work learnt about subscriptions may no longer hold.
@@ -62,7 +68,7 @@ export async function runInTransaction<T>(
     throw error;
   }
   // Once the change has committed (with its idempotency answer, on PostgreSQL: db/deferred-commit.ts).
-  await afterCommit((committed) => {
+  await afterCommit(ctx.deferred, (committed) => {
     if (wroteOutbox) ctx.outbox.wake();
     if (!committed || changes.length === 0) return;
     // The change feed hears of it once it has really committed (group commit may still hold it).

@@ -16,13 +16,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { CompiledQuery } from 'kysely';
-import {
-  type Claim,
-  type DeferredCommit,
-  deferredCommit,
-  finishDeferred,
-  withDeferredCommit,
-} from '../db/deferred-commit.ts';
+import { type Claim, type DeferredCommit, finishDeferred, newDeferredCommit } from '../db/deferred-commit.ts';
 import { perDatabase } from '../db/executor.ts';
 import { transact } from '../db/transaction.ts';
 import { ServiceError } from '../domain/errors.ts';
@@ -154,14 +148,11 @@ function holdSharedKey(request: FastifyRequest, credential: string, key: string,
     createdAt: at.toISOString(),
     expiresAt: new Date(at.getTime() + IDEMPOTENCY_TTL_MS).toISOString(),
   };
-  const deferred = deferredOf.get(request);
-  if (deferred === undefined) return;
+  const { deferred } = request;
+  if (deferred === null) return;
   deferred.wanted = true;
   deferred.claim = claimOf(request, credential, key, fingerprint, at);
 }
-
-/** The deferred-commit scope of each keyed write on a shared database (see the top of this file). */
-const deferredOf = new WeakMap<FastifyRequest, DeferredCommit>();
 
 const inProgress = () =>
   new ServiceError(
@@ -243,7 +234,7 @@ export function installIdempotencyStore(app: FastifyInstance): void {
     held: HeldIdempotencyKey,
   ): Promise<string | undefined> {
     const { db } = request.server.ctx;
-    const deferred = deferredOf.get(request);
+    const { deferred } = request;
     const answered = reply.statusCode < 500 && typeof payload === 'string';
     const answer: AnswerToStore = [
       held.credential,
@@ -254,7 +245,7 @@ export function installIdempotencyStore(app: FastifyInstance): void {
       held.createdAt,
       held.expiresAt,
     ];
-    if (deferred !== undefined) {
+    if (deferred !== null) {
       const stored = answered ? storeAnswerStatement(db, answer) : null;
       return storeShared(request, reply, deferred, held, stored);
     }
@@ -305,7 +296,7 @@ export function installIdempotencyStore(app: FastifyInstance): void {
       // and if it was taken meanwhile, what the key holds is answered instead of this answer.
       deferred.wanted = true;
       try {
-        await transact(db, async () => {}, 'rows');
+        await transact(db, async () => {}, 'rows', deferred);
       } catch (error) {
         if (error instanceof StoredAnswer) {
           reply.code(error.status).header('idempotent-replayed', 'true');
@@ -335,14 +326,12 @@ export function installIdempotencyStore(app: FastifyInstance): void {
     app.addHook('preValidation', (request, _reply, done) => {
       if (!WRITE_METHODS.has(request.method) || request.headers['idempotency-key'] === undefined)
         return done();
-      withDeferredCommit(() => {
-        deferredOf.set(request, deferredCommit()!);
-        done();
-      });
+      request.deferred = newDeferredCommit();
+      done();
     });
     // Never left open: an answer that did not pass onSend (the client went away) rolls its change back.
     app.addHook('onResponse', async (request) => {
-      const deferred = deferredOf.get(request);
+      const { deferred } = request;
       if (deferred?.open !== undefined) await finishDeferred(deferred);
     });
   }

@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { DeferredCommit } from '../db/deferred-commit.ts';
 import type { Principal } from '../domain/principal.ts';
 import type { AppContext } from './context.ts';
 
@@ -21,6 +22,8 @@ declare module 'fastify' {
     /** The JSON body as received, before parsing (for idempotency fingerprints). */
     rawBody: string;
     idempotency: HeldIdempotencyKey | null;
+    /** A keyed write's deferred commit on a shared database (http/idempotency.ts); else null. */
+    deferred: DeferredCommit | null;
   }
 }
 
@@ -30,6 +33,16 @@ export function decorateApp(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('principal', null);
   app.decorateRequest('rawBody', '');
   app.decorateRequest('idempotency', null);
+  app.decorateRequest('deferred', null);
+}
+
+/**
+ * The context a request's work runs in: the app's, with the request's deferred commit when it holds
+ * one (its write transactions then wait for its answer: db/deferred-commit.ts).
+ */
+export function contextOf(request: FastifyRequest): AppContext {
+  const { ctx } = request.server;
+  return request.deferred === null ? ctx : { ...ctx, deferred: request.deferred };
 }
 
 /** The principal of an authenticated request (the auth pre-handler ran). */

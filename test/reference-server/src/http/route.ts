@@ -9,17 +9,20 @@ import { insufficientScope } from '../domain/errors.ts';
 import type { Page } from '../domain/pagination.ts';
 import type { Principal } from '../domain/principal.ts';
 import { authenticateV1, authenticateV2, requireScope } from './auth.ts';
+import type { AppContext } from './context.ts';
 import { ok } from './envelope.ts';
 import { idempotency } from './idempotency.ts';
-import { principalOf } from './request-state.ts';
+import { contextOf, principalOf } from './request-state.ts';
 import { parseRequest } from './validate.ts';
 
 type Parsed<O, Part extends 'query' | 'body'> = O extends { [P in Part]: infer S extends z.ZodType }
   ? z.output<S>
   : undefined;
 
-/** What a handler is given: the request read as declared, and who is calling. */
+/** What a handler is given: the request read as declared, who is calling, and what to work with. */
 export type Call<O extends Operation> = {
+  /** The request's context: pass it to the domain for writes (it carries the request's deferred commit). */
+  ctx: AppContext;
   params: Record<PathParamName<O['path']>, string>;
   query: Parsed<O, 'query'>;
   body: Parsed<O, 'body'>;
@@ -94,6 +97,7 @@ export function route<O extends Operation>(app: FastifyInstance, operation: O, h
       if (checksSentFields) checkScopesWhenSent(operation, request);
       const principal = auth === 'none' ? undefined : principalOf(request);
       const call = {
+        ctx: contextOf(request),
         params: request.params,
         query: query ? parseRequest(query, request.query, 'query') : undefined,
         body:

@@ -4,13 +4,14 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/index.ts';
-import { readAnswer, startRunningTestServer, type TestServer } from '../helpers/server.ts';
+import { SECRETS } from '../helpers/fixtures.ts';
+import { readAnswer, readBody, startRunningTestServer, type TestServer } from '../helpers/server.ts';
 
 let running: RunningServer;
 let server: TestServer;
 
 beforeAll(async () => {
-  ({ running, server } = await startRunningTestServer());
+  ({ running, server } = await startRunningTestServer({ allowInsecureWebhooks: true }));
   const { db } = running.app.ctx;
   await sql`create function refuse_answer() returns trigger language plpgsql as $$
     begin raise exception 'answers under this key cannot be stored'; end $$`.execute(db);
@@ -77,4 +78,90 @@ describe('a keyed write on PostgreSQL', () => {
     // xmin: the transaction that wrote the row version.
     expect((key as unknown as { xmin: string }).xmin).toBe((task as unknown as { xmin: string }).xmin);
   });
+
+  it('waits for its answer on every route module that writes (each hands its request context on)', async () => {
+    // A route module that ran its write with the app's context instead of the request's would commit
+    // the change before the answer, and without claiming the key first: here the change would stay.
+    const { db } = running.app.ctx;
+    await sql`create trigger refuse_numbered_answers before insert or update on idempotency_keys for each row
+      when (new.key like 'unstorable-%' and new.status_code <> 0) execute function refuse_answer()`.execute(
+      db,
+    );
+    const tokenAnswer = await fetch(
+      `${server.origin}/auth/api_token?${new URLSearchParams(SECRETS.legacy)}`,
+      {
+        method: 'POST',
+      },
+    );
+    const token = (await readBody(tokenAnswer))['x-access-token'] as string;
+    const writes: [string, (key: string) => Promise<Response>][] = [
+      ['v2/tasks', (key) => create(`Task ${key}`, key)],
+      ['v2/lists', (key) => server.v2('/boards/brd_acme/lists', post(key, { name: `List ${key}` }))],
+      ['v2/boards', (key) => server.v2('/boards', post(key, { team_id: 'team_acme', name: `Board ${key}` }))],
+      [
+        'v2/custom-fields',
+        (key) =>
+          server.v2('/boards/brd_acme/custom-fields', post(key, { name: `Field ${key}`, type: 'text' })),
+      ],
+      ['v2/crm', (key) => server.v2('/companies', post(key, { team_id: 'team_acme', name: `Company ${key}` }))],
+      [
+        'v2/webhooks',
+        (key) =>
+          server.v2(
+            '/webhooks/subscriptions',
+            post(key, { target_url: `https://hooks.example.com/${key}`, events: ['task.created'] }),
+          ),
+      ],
+      ['v2/api-keys', (key) => server.v2('/api-keys', post(key, { name: `Key ${key}` }))],
+      [
+        'v1/items',
+        (key) => server.v1('/items', { ...post(key, { listId: 'lst_todo', title: `Item ${key}` }), token }),
+      ],
+      [
+        'v1/subscriptions',
+        (key) =>
+          server.v1('/items/subscribe', {
+            ...post(key, {
+              action: 'itemCompleted',
+              entityId: 'brd_acme',
+              webhookURL: `https://hooks.example.com/${key}`,
+            }),
+            token,
+          }),
+      ],
+    ];
+    for (const [module, write] of writes) {
+      const before = await everything();
+      const refused = await write(`unstorable-${module}`);
+      expect({ module, status: refused.status }).toEqual({ module, status: 500 });
+      expect({ module, changed: (await everything()) !== before }).toEqual({ module, changed: false });
+      // The same write, answered: it does change something (so the check above could have failed).
+      const made = await write(`stored-${module}`);
+      expect({ module, status: made.status }).toEqual({ module, status: made.ok ? made.status : 200 });
+      expect({ module, changed: (await everything()) !== before }).toEqual({ module, changed: true });
+    }
+  });
 });
+
+const post = (key: string, body: unknown) => ({
+  method: 'POST',
+  body,
+  headers: { 'idempotency-key': key },
+});
+
+/** Every row of every table but the stored answers', as one text: equal texts, no change. */
+async function everything(): Promise<string> {
+  const { db } = running.app.ctx;
+  const { rows } = await sql<{ table_name: string }>`select table_name from information_schema.tables
+    where table_schema = current_schema() and table_type = 'BASE TABLE' and table_name <> 'idempotency_keys'
+    order by table_name`.execute(db);
+  const parts: string[] = [];
+  for (const { table_name } of rows) {
+    const {
+      rows: [row],
+    } = await sql<{ rows: string | null }>`select string_agg(t::text, '|' order by t::text) as rows
+      from ${sql.table(table_name)} t`.execute(db);
+    parts.push(`${table_name}:${row?.rows ?? ''}`);
+  }
+  return parts.join('\n');
+}

@@ -16,7 +16,7 @@ import {
 } from '../../domain/tasks/commands.ts';
 import { listAllTasks } from '../../domain/tasks/queries.ts';
 import { toV1Item } from '../../domain/tasks/view.ts';
-import { runInTransaction } from '../../domain/transaction.ts';
+import { type DomainContext, runInTransaction } from '../../domain/transaction.ts';
 import { route } from '../route.ts';
 import type { ValidationDetail } from '../validate.ts';
 
@@ -59,31 +59,29 @@ async function inV1Terms<T>(work: () => Promise<T>): Promise<T> {
 }
 
 export async function v1ItemRoutes(app: FastifyInstance): Promise<void> {
-  const { ctx } = app;
-
   /** Runs one task write in its own transaction, locking the rows it decides on. */
-  const write = <T>(work: (tx: Executor, now: Date) => Promise<T>) =>
+  const write = <T>(ctx: DomainContext, work: (tx: Executor, now: Date) => Promise<T>) =>
     inV1Terms(() => runInTransaction(ctx, (tx) => work(tx, ctx.now()), 'rows'));
 
   // Archived tasks are left out; completed ones are listed. Board scope: list by list, top to bottom.
-  route(app, v1.items, async ({ userId, query: { boardId, listId } }) =>
+  route(app, v1.items, async ({ ctx, userId, query: { boardId, listId } }) =>
     (await listAllTasks(ctx.db, userId, { list_id: listId, board_id: boardId })).map(toV1Item),
   );
 
-  route(app, v1.createItem, async ({ userId, body }) => {
+  route(app, v1.createItem, async ({ ctx, userId, body }) => {
     const newTask: NewTask = {
       list_id: body.listId,
       title: body.title,
       notes: body.notes,
       due_at: body.dueDate,
     };
-    const task = await write((tx, now) => createTask(tx, userId, newTask, now));
+    const task = await write(ctx, (tx, now) => createTask(tx, userId, newTask, now));
     return { id: task.id };
   });
 
   // The title is the thread's subject (listItem.title is ignored); the thread is linked, and messageId
   // must be one of its messages (404 otherwise); archive removes INBOX from the thread.
-  route(app, v1.createFromEmail, async ({ userId, body }) => {
+  route(app, v1.createFromEmail, async ({ ctx, userId, body }) => {
     const newTask: NewTask = {
       list_id: body.listId,
       thread_id: body.threadId,
@@ -92,37 +90,37 @@ export async function v1ItemRoutes(app: FastifyInstance): Promise<void> {
       content_type: body.listItem?.contentType,
       due_at: body.dueDate,
     };
-    const task = await write((tx, now) => createTask(tx, userId, newTask, now));
+    const task = await write(ctx, (tx, now) => createTask(tx, userId, newTask, now));
     return { id: task.id };
   });
 
-  route(app, v1.markComplete, async ({ userId, body }) => {
-    await write((tx, now) => completeTask(tx, userId, body.itemId, now));
+  route(app, v1.markComplete, async ({ ctx, userId, body }) => {
+    await write(ctx, (tx, now) => completeTask(tx, userId, body.itemId, now));
     return SUCCESS;
   });
 
-  route(app, v1.markIncomplete, async ({ userId, body }) => {
-    await write((tx, now) => uncompleteTask(tx, userId, body.itemId, now));
+  route(app, v1.markIncomplete, async ({ ctx, userId, body }) => {
+    await write(ctx, (tx, now) => uncompleteTask(tx, userId, body.itemId, now));
     return SUCCESS;
   });
 
   // An assignee who is not a member of the board is a 400 validation_error on assigneeEmail, not a 404:
   // the item itself was found, and the answer is the same whether or not an account has that email,
   // so it reveals no one's existence.
-  route(app, v1.assignTask, async ({ userId, body }) => {
-    await write((tx, now) => assignTask(tx, userId, body.itemId, body.assigneeEmail, now));
+  route(app, v1.assignTask, async ({ ctx, userId, body }) => {
+    await write(ctx, (tx, now) => assignTask(tx, userId, body.itemId, body.assigneeEmail, now));
     return SUCCESS;
   });
 
   // assigneeEmail must be the member the item is assigned to (400 on assigneeEmail otherwise).
-  route(app, v1.unassignTask, async ({ userId, body }) => {
-    await write((tx, now) => unassignTask(tx, userId, body.itemId, body.assigneeEmail, now));
+  route(app, v1.unassignTask, async ({ ctx, userId, body }) => {
+    await write(ctx, (tx, now) => unassignTask(tx, userId, body.itemId, body.assigneeEmail, now));
     return SUCCESS;
   });
 
   // The user must see both the item and the destination list (404 otherwise); it lands at the top.
-  route(app, v1.moveTaskToList, async ({ userId, body }) => {
-    await write((tx, now) => moveTask(tx, userId, body.itemId, { list_id: body.listId }, now));
+  route(app, v1.moveTaskToList, async ({ ctx, userId, body }) => {
+    await write(ctx, (tx, now) => moveTask(tx, userId, body.itemId, { list_id: body.listId }, now));
     return SUCCESS;
   });
 }

@@ -9,9 +9,8 @@ import { checkWebhookTarget } from '../../domain/webhook-targets.ts';
 import { route } from '../route.ts';
 
 export async function v1SubscriptionRoutes(app: FastifyInstance): Promise<void> {
-  const { ctx } = app;
   for (const object of V1_OBJECTS) {
-    route(app, v1Hooks[object].subscribe, async ({ principal, body }) => {
+    route(app, v1Hooks[object].subscribe, async ({ ctx, principal, body }) => {
       // The resolving part of the target rule runs before the transaction: no write waits on DNS.
       await checkWebhookTarget(body.webhookURL, ctx.targets, 'webhookURL');
       return runInTransaction(
@@ -21,7 +20,7 @@ export async function v1SubscriptionRoutes(app: FastifyInstance): Promise<void> 
       );
     });
 
-    route(app, v1Hooks[object].unsubscribe, async ({ userId, body }) => {
+    route(app, v1Hooks[object].unsubscribe, async ({ ctx, userId, body }) => {
       await runInTransaction(ctx, (tx) => unsubscribeV1(tx, userId, body.subscriptionId), 'rows');
       return undefined;
     });

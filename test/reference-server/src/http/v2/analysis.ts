@@ -6,13 +6,11 @@ import { runInTransaction } from '../../domain/transaction.ts';
 import { route } from '../route.ts';
 
 export async function analysisRoutes(app: FastifyInstance): Promise<void> {
-  const { ctx } = app;
-
-  route(app, emailThreads.analyze, ({ userId, params }) =>
+  route(app, emailThreads.analyze, ({ ctx, userId, params }) =>
     runInTransaction(ctx, (tx) => analyzeThread(tx, userId, params.id, ctx.now())),
   );
 
-  route(app, emailThreads.getAnalysis, ({ userId, params }) =>
+  route(app, emailThreads.getAnalysis, ({ ctx, userId, params }) =>
     getAnalysis(ctx.db, userId, params.id, ctx.now()),
   );
 }

@@ -4,11 +4,9 @@ import { createApiKey, listApiKeys, revokeApiKey } from '../../domain/api-keys.t
 import { route } from '../route.ts';
 
 export async function apiKeyRoutes(app: FastifyInstance): Promise<void> {
-  const { ctx } = app;
+  route(app, apiKeys.list, ({ ctx, userId, query }) => listApiKeys(ctx.db, userId, query));
 
-  route(app, apiKeys.list, ({ userId, query }) => listApiKeys(ctx.db, userId, query));
+  route(app, apiKeys.create, ({ ctx, principal, body }) => createApiKey(ctx, principal, body, ctx.now()));
 
-  route(app, apiKeys.create, ({ principal, body }) => createApiKey(ctx.db, principal, body, ctx.now()));
-
-  route(app, apiKeys.delete, ({ userId, params }) => revokeApiKey(ctx, userId, params.id));
+  route(app, apiKeys.delete, ({ ctx, userId, params }) => revokeApiKey(ctx, userId, params.id));
 }

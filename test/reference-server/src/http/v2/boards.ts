@@ -13,33 +13,31 @@ import { route } from '../route.ts';
 import { presentBoard, presentPage } from './present.ts';
 
 export async function boardRoutes(app: FastifyInstance): Promise<void> {
-  const { ctx } = app;
-
-  route(app, boards.list, async ({ userId, query: { team_id, ...page } }) =>
+  route(app, boards.list, async ({ ctx, userId, query: { team_id, ...page } }) =>
     presentPage(await listTeamBoards(ctx.db, userId, team_id, page), presentBoard),
   );
 
-  route(app, boards.listPersonal, async ({ userId, query }) =>
+  route(app, boards.listPersonal, async ({ ctx, userId, query }) =>
     presentPage(await listPersonalBoards(ctx.db, userId, query), presentBoard),
   );
 
-  route(app, boards.create, async ({ userId, body }) =>
+  route(app, boards.create, async ({ ctx, userId, body }) =>
     presentBoard(
       await runInTransaction(ctx, (trx) => createSharedBoard(trx, userId, body, ctx.now()), 'rows'),
     ),
   );
 
-  route(app, boards.get, async ({ userId, params }) =>
+  route(app, boards.get, async ({ ctx, userId, params }) =>
     presentBoard(await getBoard(ctx.db, userId, params.id)),
   );
 
-  route(app, boards.update, async ({ userId, params, body }) =>
+  route(app, boards.update, async ({ ctx, userId, params, body }) =>
     presentBoard(
       await runInTransaction(ctx, (trx) => renameBoard(trx, userId, params.id, body.name), 'rows'),
     ),
   );
 
-  route(app, boards.members, ({ userId, params, query }) =>
+  route(app, boards.members, ({ ctx, userId, params, query }) =>
     listBoardMembers(ctx.db, userId, params.id, query),
   );
 }

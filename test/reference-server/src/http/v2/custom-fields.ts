@@ -10,17 +10,15 @@ import { runInTransaction } from '../../domain/transaction.ts';
 import { route } from '../route.ts';
 
 export async function customFieldRoutes(app: FastifyInstance): Promise<void> {
-  const { ctx } = app;
-
-  route(app, customFields.list, ({ userId, params, query }) =>
+  route(app, customFields.list, ({ ctx, userId, params, query }) =>
     listBoardFields(ctx.db, userId, params.id, query),
   );
 
-  route(app, customFields.create, ({ userId, params, body }) =>
+  route(app, customFields.create, ({ ctx, userId, params, body }) =>
     runInTransaction(ctx, (tx) => createCustomField(tx, userId, params.id, body), 'rows'),
   );
 
-  route(app, customFields.update, ({ userId, params, body }) =>
+  route(app, customFields.update, ({ ctx, userId, params, body }) =>
     runInTransaction(
       ctx,
       (tx) => updateCustomField(tx, userId, params.id, body, ctx.now()),

@@ -13,23 +13,21 @@ import { changeMailbox } from '../../domain/mailbox/index.ts';
 import { route } from '../route.ts';
 
 export async function draftRoutes(app: FastifyInstance): Promise<void> {
-  const { ctx } = app;
-
-  route(app, emailThreads.createDraft, ({ userId, params, body }) =>
+  route(app, emailThreads.createDraft, ({ ctx, userId, params, body }) =>
     changeMailbox(ctx, userId, (tx) => createThreadDraft(tx, userId, params.id, body, ctx.now())),
   );
 
-  route(app, drafts.create, ({ userId, body }) =>
+  route(app, drafts.create, ({ ctx, userId, body }) =>
     changeMailbox(ctx, userId, (tx) => createDraft(tx, userId, body, ctx.now())),
   );
 
-  route(app, drafts.list, ({ userId, query }) => listDrafts(ctx.db, userId, query, ctx.now()));
+  route(app, drafts.list, ({ ctx, userId, query }) => listDrafts(ctx.db, userId, query, ctx.now()));
 
-  route(app, drafts.send, ({ userId, params }) =>
+  route(app, drafts.send, ({ ctx, userId, params }) =>
     changeMailbox(ctx, userId, (tx) => sendDraft(tx, userId, params.id, ctx.now())),
   );
 
-  route(app, drafts.delete, ({ userId, params }) =>
+  route(app, drafts.delete, ({ ctx, userId, params }) =>
     changeMailbox(ctx, userId, (tx) => deleteDraft(tx, userId, params.id, ctx.now())),
   );
 }

@@ -8,25 +8,23 @@ import { changeLabels, setReadState, snoozeThread } from '../../domain/mailbox/t
 import { route } from '../route.ts';
 
 export async function emailWriteRoutes(app: FastifyInstance): Promise<void> {
-  const { ctx } = app;
-
-  route(app, emailThreads.setReadState, ({ userId, params, body }) =>
+  route(app, emailThreads.setReadState, ({ ctx, userId, params, body }) =>
     changeMailbox(ctx, userId, (tx) => setReadState(tx, userId, params.id, body.read, ctx.now())),
   );
 
-  route(app, emailThreads.changeLabels, ({ userId, params, body }) =>
+  route(app, emailThreads.changeLabels, ({ ctx, userId, params, body }) =>
     changeMailbox(ctx, userId, (tx) => changeLabels(tx, userId, params.id, body, ctx.now())),
   );
 
-  route(app, emailThreads.snooze, ({ userId, params, body }) =>
+  route(app, emailThreads.snooze, ({ ctx, userId, params, body }) =>
     changeMailbox(ctx, userId, (tx) => snoozeThread(tx, userId, params.id, body.until, ctx.now())),
   );
 
-  route(app, emailThreads.reply, ({ userId, params, body }) =>
+  route(app, emailThreads.reply, ({ ctx, userId, params, body }) =>
     changeMailbox(ctx, userId, (tx) => replyToThread(tx, userId, params.id, body, ctx.now())),
   );
 
-  route(app, emails.send, ({ userId, body }) =>
+  route(app, emails.send, ({ ctx, userId, body }) =>
     changeMailbox(ctx, userId, (tx) => sendEmail(tx, userId, body, ctx.now())),
   );
 }

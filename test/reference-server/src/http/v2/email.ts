@@ -6,17 +6,15 @@ import { getThread, listLabels, mailboxState, searchThreads } from '../../domain
 import { route } from '../route.ts';
 
 export async function emailRoutes(app: FastifyInstance): Promise<void> {
-  const { ctx } = app;
+  route(app, mailbox.get, ({ ctx, userId }) => mailboxState(ctx.db, userId));
 
-  route(app, mailbox.get, ({ userId }) => mailboxState(ctx.db, userId));
-
-  route(app, emailThreads.search, ({ userId, query: { q, ...page } }) =>
+  route(app, emailThreads.search, ({ ctx, userId, query: { q, ...page } }) =>
     searchThreads(ctx.db, userId, q, page, ctx.now()),
   );
 
-  route(app, emailThreads.get, ({ userId, params, query }) =>
+  route(app, emailThreads.get, ({ ctx, userId, params, query }) =>
     getThread(ctx.db, userId, params.id, { messages: query.include === 'messages' }, ctx.now()),
   );
 
-  route(app, emailLabels.list, ({ userId }) => listLabels(ctx.db, userId, ctx.now()));
+  route(app, emailLabels.list, ({ ctx, userId }) => listLabels(ctx.db, userId, ctx.now()));
 }

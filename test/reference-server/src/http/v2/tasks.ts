@@ -13,7 +13,7 @@ import {
   updateTask,
 } from '../../domain/tasks/commands.ts';
 import { getTask, listTasks } from '../../domain/tasks/queries.ts';
-import { runInTransaction } from '../../domain/transaction.ts';
+import { type DomainContext, runInTransaction } from '../../domain/transaction.ts';
 import { keptPages } from '../envelope.ts';
 import { route } from '../route.ts';
 
@@ -24,43 +24,43 @@ const tasksPage = keptPages('GET /v2/tasks', (db, userId, query: ListTasksQuery)
 });
 
 export async function taskRoutes(app: FastifyInstance): Promise<void> {
-  const { ctx } = app;
   /** Task commands lock the rows they decide on, so they run beside each other (docs/postgresql.md). */
-  const inTaskTransaction = <T>(work: (tx: Executor) => Promise<T>) => runInTransaction(ctx, work, 'rows');
+  const inTaskTransaction = <T>(ctx: DomainContext, work: (tx: Executor) => Promise<T>) =>
+    runInTransaction(ctx, work, 'rows');
 
-  route(app, tasks.list, ({ reply, userId, query }) => tasksPage(reply, ctx.db, userId, query));
+  route(app, tasks.list, ({ ctx, reply, userId, query }) => tasksPage(reply, ctx.db, userId, query));
 
-  route(app, tasks.get, ({ userId, params }) => getTask(ctx.db, userId, params.id));
+  route(app, tasks.get, ({ ctx, userId, params }) => getTask(ctx.db, userId, params.id));
 
-  route(app, tasks.create, ({ userId, body }) =>
-    inTaskTransaction((tx) => createTask(tx, userId, body, ctx.now())),
+  route(app, tasks.create, ({ ctx, userId, body }) =>
+    inTaskTransaction(ctx, (tx) => createTask(tx, userId, body, ctx.now())),
   );
 
-  route(app, tasks.update, ({ userId, params, body }) =>
-    inTaskTransaction((tx) => updateTask(tx, userId, params.id, body, ctx.now())),
+  route(app, tasks.update, ({ ctx, userId, params, body }) =>
+    inTaskTransaction(ctx, (tx) => updateTask(tx, userId, params.id, body, ctx.now())),
   );
 
-  route(app, tasks.complete, ({ userId, params }) =>
-    inTaskTransaction((tx) => completeTask(tx, userId, params.id, ctx.now())),
+  route(app, tasks.complete, ({ ctx, userId, params }) =>
+    inTaskTransaction(ctx, (tx) => completeTask(tx, userId, params.id, ctx.now())),
   );
 
-  route(app, tasks.move, ({ userId, params, body }) =>
-    inTaskTransaction((tx) => moveTask(tx, userId, params.id, body, ctx.now())),
+  route(app, tasks.move, ({ ctx, userId, params, body }) =>
+    inTaskTransaction(ctx, (tx) => moveTask(tx, userId, params.id, body, ctx.now())),
   );
 
-  route(app, tasks.reorder, ({ userId, params, body }) =>
-    inTaskTransaction((tx) => reorderTask(tx, userId, params.id, body, ctx.now())),
+  route(app, tasks.reorder, ({ ctx, userId, params, body }) =>
+    inTaskTransaction(ctx, (tx) => reorderTask(tx, userId, params.id, body, ctx.now())),
   );
 
-  route(app, tasks.linkThread, ({ userId, params, body }) =>
-    inTaskTransaction((tx) => linkThread(tx, userId, params.id, body, ctx.now())),
+  route(app, tasks.linkThread, ({ ctx, userId, params, body }) =>
+    inTaskTransaction(ctx, (tx) => linkThread(tx, userId, params.id, body, ctx.now())),
   );
 
-  route(app, tasks.archive, ({ userId, params }) =>
-    inTaskTransaction((tx) => archiveTask(tx, userId, params.id, ctx.now())),
+  route(app, tasks.archive, ({ ctx, userId, params }) =>
+    inTaskTransaction(ctx, (tx) => archiveTask(tx, userId, params.id, ctx.now())),
   );
 
-  route(app, tasks.delete, ({ userId, params }) =>
-    inTaskTransaction((tx) => deleteTask(tx, userId, params.id, ctx.now())),
+  route(app, tasks.delete, ({ ctx, userId, params }) =>
+    inTaskTransaction(ctx, (tx) => deleteTask(tx, userId, params.id, ctx.now())),
   );
 }

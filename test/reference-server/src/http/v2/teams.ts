@@ -6,11 +6,11 @@ import { presentPage, presentTeam } from './present.ts';
 
 // Not gated on the subscription: a client learns here which teams are paid.
 export async function teamRoutes(app: FastifyInstance): Promise<void> {
-  const { ctx } = app;
-
-  route(app, teams.list, async ({ userId, query }) =>
+  route(app, teams.list, async ({ ctx, userId, query }) =>
     presentPage(await listTeams(ctx.db, userId, query), presentTeam),
   );
 
-  route(app, teams.get, async ({ userId, params }) => presentTeam(await getTeam(ctx.db, userId, params.id)));
+  route(app, teams.get, async ({ ctx, userId, params }) =>
+    presentTeam(await getTeam(ctx.db, userId, params.id)),
+  );
 }
