@@ -554,8 +554,9 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', { timeout: 20_000 }, ()
     await page.goto(`${server.origin}/boards/${board}`);
     await list(empty).waitFor();
     const [a, b, c] = (await tasksOf(from)).map((task) => task.id);
-    // Into the empty list (anywhere on it).
-    await card(a!).dragTo(list(empty), { targetPosition: { x: 60, y: 100 } });
+    // Into the empty list (anywhere on it: its middle, whatever its height where it lands in the row).
+    const emptyBox = (await list(empty).boundingBox())!;
+    await card(a!).dragTo(list(empty), { targetPosition: { x: emptyBox.width / 2, y: emptyBox.height / 2 } });
     await expect.poll(async () => (await tasksOf(empty)).map((task) => task.id)).toEqual([a]);
     await expect.poll(() => cardIds(empty)).toEqual([a]);
     // Onto the heading of a list: it goes to the top.
