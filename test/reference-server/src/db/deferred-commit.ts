@@ -159,12 +159,17 @@ export function notPreparable(name: string): void {
  */
 export const COMMIT = `commit;${withLiterals({ sql: BUMP_DATA_VERSION, parameters: [] })}`;
 
+/** What a text literal must escape (a backslash, a quote), or cannot hold (NUL). */
+const NEEDS_ESCAPE = /[\\'\0]/;
+
 function literal(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   if (typeof value === 'bigint' || typeof value === 'boolean') return String(value);
-  if (typeof value === 'string' && !value.includes('\0')) {
-    return `E'${value.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
+  if (typeof value === 'string') {
+    // Most values hold nothing to escape: one scan says so.
+    if (!NEEDS_ESCAPE.test(value)) return `E'${value}'`;
+    if (!value.includes('\0')) return `E'${value.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
   }
   throw new Error(`cannot write ${typeof value} as an SQL literal`);
 }

@@ -11,7 +11,16 @@
 import type { PostgresPoolClient } from 'kysely';
 import type { Pool, PoolClient } from 'pg';
 import { COMMIT, notPreparable, preparedStatements, withLiterals } from './deferred-commit.ts';
-import { DISCARD, FLUSH, GROUP, OPENING, type Opening, SEND_LATER, takeOpening } from './transaction.ts';
+import {
+  DISCARD,
+  FLUSH,
+  GROUP,
+  type HeldStatements,
+  OPENING,
+  type Opening,
+  SEND_LATER,
+  takeOpening,
+} from './transaction.ts';
 
 type Result = { command: string; rowCount: number | null; rows: Record<string, unknown>[] };
 
@@ -151,7 +160,7 @@ export class Wire {
 }
 
 /** What Kysely takes for one connection: held back statements, then a pooled connection or a group. */
-class Session {
+class Session implements HeldStatements {
   readonly #sessions: Sessions;
   #wire: Wire | undefined;
   /**
@@ -175,6 +184,14 @@ class Session {
     this.#wire = undefined;
   }
 
+  sendLater(text: string): void {
+    this.#later.push(text);
+  }
+
+  joinGroup(key: string): void {
+    if (this.#begin !== undefined) this.#begin.group = key;
+  }
+
   readonly query = (text: unknown, values?: unknown, callback?: unknown): unknown => {
     if (callback !== undefined || typeof text !== 'string' || typeof values === 'function') {
       return this.#held().then((wire) => wire.raw(text, values, callback));
@@ -186,15 +203,17 @@ class Session {
     }
     if (bare && text.startsWith(OPENING)) {
       if (this.#begin === undefined) return Promise.reject(new Error('an opening outside a transaction'));
-      this.#begin.opening = takeOpening(text.slice(OPENING.length));
+      const opening = takeOpening(text.slice(OPENING.length));
+      if (opening !== undefined) opening.connection = this;
+      this.#begin.opening = opening;
       return Promise.resolve(answered('SELECT'));
     }
     if (bare && text.startsWith(GROUP)) {
-      if (this.#begin !== undefined) this.#begin.group = text.slice(GROUP.length);
+      this.joinGroup(text.slice(GROUP.length));
       return Promise.resolve(answered('SELECT'));
     }
     if (bare && text.startsWith(SEND_LATER)) {
-      this.#later.push(text.slice(SEND_LATER.length));
+      this.sendLater(text.slice(SEND_LATER.length));
       return Promise.resolve(answered('SELECT'));
     }
     if (bare && text === DISCARD) {

@@ -111,6 +111,7 @@ export async function transact<T>(
     };
     try {
       await sql.raw(`${OPENING}${holdOpening(opening)}`).execute(tx);
+      if (opening.connection !== undefined) connectionOf.set(tx, opening.connection);
       const result = await work(tx);
       // Work that sent nothing still begins: its claim decides whether the request runs.
       if (!opening.sent) await sql.raw(FLUSH).execute(tx);
@@ -172,9 +173,25 @@ export interface Opening {
   grouped?: boolean;
   /** Whether they have been sent. */
   sent: boolean;
+  /** Set by the connection as it takes the opening: what `sendLater` and `joinListGroup` tell directly. */
+  connection?: HeldStatements;
   /** Judges their results (one per statement), before the first statement's answer is used; may throw. */
   read(results: readonly { rows: Record<string, unknown>[] }[]): void;
 }
+
+/**
+ * A PostgreSQL transaction's connection, as the statements it holds back are handed to it: straight,
+ * without a trip through Kysely's query path (a handful of promises each, several times per create).
+ */
+export interface HeldStatements {
+  /** Holds `text` to travel in front of the next statement (`sendLater`). */
+  sendLater(text: string): void;
+  /** Names the group the transaction may join, before its first statement (`joinListGroup`). */
+  joinGroup(key: string): void;
+}
+
+/** Each open PostgreSQL transaction's connection (see `HeldStatements`); weak, so ended ones go. */
+const connectionOf = new WeakMap<Executor, HeldStatements>();
 
 /** What a connection rejects the first statement with when `Opening.read` refused: `transact` says why. */
 export class OpeningRefused extends Error {
@@ -198,7 +215,9 @@ export const GROUP = '/*group*/';
  */
 export async function joinListGroup(executor: Executor, key: string): Promise<void> {
   if (!executor.isTransaction || !isShared(executor)) return;
-  await sql.raw(`${GROUP}${key.replaceAll('*/', '')}`).execute(executor);
+  const connection = connectionOf.get(executor);
+  if (connection !== undefined) connection.joinGroup(key);
+  else await sql.raw(`${GROUP}${key.replaceAll('*/', '')}`).execute(executor);
 }
 
 /** A statement that drops what `sendLater` holds (the writes of work that failed, kept for its answer). */
@@ -234,7 +253,9 @@ export const SEND_LATER = '/*later*/';
  */
 export async function sendLater(executor: Executor, query: CompiledQuery): Promise<boolean> {
   if (!executor.isTransaction || !isShared(executor)) return false;
-  await sql.raw(`${SEND_LATER}${withLiterals(query)}`).execute(executor);
+  const connection = connectionOf.get(executor);
+  if (connection !== undefined) connection.sendLater(withLiterals(query));
+  else await sql.raw(`${SEND_LATER}${withLiterals(query)}`).execute(executor);
   return true;
 }
 
