@@ -1,8 +1,21 @@
+import type { ErrorCode } from '@threadwork/shared/schemas';
 import type { FastifyReply } from 'fastify';
 import { cachesUsable, caughtUp, changeCount } from '../db/changes.ts';
 import { type Executor, perDatabase } from '../db/executor.ts';
 import { groupCommit } from '../db/transaction.ts';
 import type { Page, Pagination } from '../domain/pagination.ts';
+
+/** The error envelope of v2 (and v1): `{ error: { code, message, request_id, details? } }`. */
+export function errorEnvelope(
+  requestId: string,
+  code: ErrorCode,
+  message: string,
+  details?: unknown,
+): { error: Record<string, unknown> } {
+  const error: Record<string, unknown> = { code, message, request_id: requestId };
+  if (details !== undefined) error['details'] = details;
+  return { error };
+}
 
 /** The v2 success envelope: `{ data, meta: { request_id, pagination? } }`, status 200. */
 export function ok(reply: FastifyReply, data: unknown, pagination?: Pagination): FastifyReply {

@@ -14,6 +14,7 @@ import type {
 import { ZodError } from 'zod';
 import { formatPath, ServiceError } from '../domain/errors.ts';
 import { newRequestId } from '../domain/ids.ts';
+import { errorEnvelope } from './envelope.ts';
 import { StoredAnswer } from './idempotency.ts';
 import { validationDetails } from './validate.ts';
 
@@ -24,9 +25,7 @@ export function sendError(
   message: string,
   details?: unknown,
 ): FastifyReply {
-  const error: Record<string, unknown> = { code, message, request_id: reply.request.id };
-  if (details !== undefined) error['details'] = details;
-  return reply.code(status).send({ error });
+  return reply.code(status).send(errorEnvelope(reply.request.id, code, message, details));
 }
 
 /** Fastify's framework errors, by their code. */

@@ -33,6 +33,7 @@ import {
   storeAnswer,
   storeAnswerStatement,
 } from '../storage/idempotency-keys.ts';
+import { errorEnvelope } from './envelope.ts';
 import { type HeldIdempotencyKey, principalOf } from './request-state.ts';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -342,7 +343,13 @@ export function installIdempotencyStore(app: FastifyInstance): void {
     request.idempotency = null;
     store(request, reply, payload, held).then(
       (instead) => done(null, instead ?? payload),
-      (error: Error) => done(error),
+      (error: Error) => {
+        // Not stored, so not made (a retry runs): a 500, answered here and not by the error handler,
+        // which Fastify passes over for an answer that was an error already (a 4xx).
+        request.log.error({ err: error }, 'answer not stored');
+        reply.code(500);
+        done(null, JSON.stringify(errorEnvelope(request.id, 'internal_error', 'internal error')));
+      },
     );
   });
 }

@@ -52,6 +52,21 @@ describe('a keyed write on PostgreSQL', () => {
     expect((await titles()).filter((title) => title === 'Never half-made')).toHaveLength(1);
   });
 
+  it('answers 500 in its own words when a refusal (a 4xx) cannot be stored either', async () => {
+    await sql`create trigger refuse_refusals before insert or update on idempotency_keys for each row
+      when (new.key = 'unstorable-refusal' and new.status_code <> 0) execute function refuse_answer()`.execute(
+      running.app.ctx.db,
+    );
+    const refused = await readAnswer(await create('', 'unstorable-refusal'));
+    expect(refused.status).toBe(500);
+    expect(refused.body).toEqual({
+      error: { code: 'internal_error', message: 'internal error', request_id: expect.any(String) },
+    });
+    // The retry runs (nothing was kept under the key), and is refused again, for the same reason.
+    const again = await readAnswer(await create('', 'unstorable-refusal'));
+    expect(again.status).toBe(500);
+  });
+
   it('commits the change and its answer in one transaction', async () => {
     // While the change's transaction is open, its answer is not readable from outside; once the
     // request is answered, both are: they became visible at one commit.
@@ -103,7 +118,10 @@ describe('a keyed write on PostgreSQL', () => {
         (key) =>
           server.v2('/boards/brd_acme/custom-fields', post(key, { name: `Field ${key}`, type: 'text' })),
       ],
-      ['v2/crm', (key) => server.v2('/companies', post(key, { team_id: 'team_acme', name: `Company ${key}` }))],
+      [
+        'v2/crm',
+        (key) => server.v2('/companies', post(key, { team_id: 'team_acme', name: `Company ${key}` })),
+      ],
       [
         'v2/webhooks',
         (key) =>
