@@ -2,10 +2,9 @@
 // they join one batch of the group commit). A request that holds an Idempotency-Key has a scope of its
 // own (`DeferredCommit`, handed down explicitly: the request's context carries it to `transact`), in
 // which its write transaction, once its work has succeeded, is left open instead of committing; the
-// answer is then written in it, and it commits (`finishDeferred`). The key
-// itself is claimed by that transaction, in the round trip of its `begin` (`Claim`), and held until it
-// ends: a process killed at any point loses its change and its claim together, and a retry runs the
-// request again at once. What must follow the commit (waking the outbox, telling caches) waits for it
+// answer is then written in it, and it commits (`finishDeferred`). The key itself is claimed by that
+// transaction, in the round trip of its `begin` (`Claim`), and held until it ends: a process killed at
+// any point loses its change and its claim together, and a retry runs the request again at once. What must follow the commit (waking the outbox, telling caches) waits for it
 // (`afterCommit`).
 import { type CompiledQuery, type ControlledTransaction, sql } from 'kysely';
 import { BUMP_DATA_VERSION } from './migrations/009_data_version.ts';
