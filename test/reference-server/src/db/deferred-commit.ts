@@ -4,8 +4,8 @@
 // which its write transaction, once its work has succeeded, is left open instead of committing; the
 // answer is then written in it, and it commits (`finishDeferred`). The key itself is claimed by that
 // transaction, in the round trip of its `begin` (`Claim`), and held until it ends: a process killed at
-// any point loses its change and its claim together, and a retry runs the request again at once. What must follow the commit (waking the outbox, telling caches) waits for it
-// (`afterCommit`).
+// any point loses its change and its claim together, and a retry runs the request again at once. What
+// must follow the commit (waking the outbox, telling caches) waits for it (`afterCommit`).
 import { type CompiledQuery, type ControlledTransaction, sql } from 'kysely';
 import { BUMP_DATA_VERSION } from './migrations/009_data_version.ts';
 import type { Database } from './schema.ts';
