@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/index.ts';
 import { SECRETS } from '../helpers/fixtures.ts';
+import { mailboxWritesSeed, WRITE_SECRETS, WRITE_THREADS } from '../helpers/mailbox-writes-fixtures.ts';
 import { readAnswer, readBody, startRunningTestServer, type TestServer } from '../helpers/server.ts';
 
 let running: RunningServer;
@@ -95,21 +96,12 @@ describe('a keyed write on PostgreSQL', () => {
   });
 
   it('waits for its answer on every route module that writes (each hands its request context on)', async () => {
-    // A route module that ran its write with the app's context instead of the request's would commit
-    // the change before the answer, and without claiming the key first: here the change would stay.
-    const { db } = running.app.ctx;
-    await sql`create trigger refuse_numbered_answers before insert or update on idempotency_keys for each row
-      when (new.key like 'unstorable-%' and new.status_code <> 0) execute function refuse_answer()`.execute(
-      db,
-    );
     const tokenAnswer = await fetch(
       `${server.origin}/auth/api_token?${new URLSearchParams(SECRETS.legacy)}`,
-      {
-        method: 'POST',
-      },
+      { method: 'POST' },
     );
     const token = (await readBody(tokenAnswer))['x-access-token'] as string;
-    const writes: [string, (key: string) => Promise<Response>][] = [
+    await expectEachToWait(running, [
       ['v2/tasks', (key) => create(`Task ${key}`, key)],
       ['v2/lists', (key) => server.v2('/boards/brd_acme/lists', post(key, { name: `List ${key}` }))],
       ['v2/boards', (key) => server.v2('/boards', post(key, { team_id: 'team_acme', name: `Board ${key}` }))],
@@ -147,19 +139,51 @@ describe('a keyed write on PostgreSQL', () => {
             token,
           }),
       ],
-    ];
-    for (const [module, write] of writes) {
-      const before = await everything();
-      const refused = await write(`unstorable-${module}`);
-      expect({ module, status: refused.status }).toEqual({ module, status: 500 });
-      expect({ module, changed: (await everything()) !== before }).toEqual({ module, changed: false });
-      // The same write, answered: it does change something (so the check above could have failed).
-      const made = await write(`stored-${module}`);
-      expect({ module, status: made.status }).toEqual({ module, status: made.ok ? made.status : 200 });
-      expect({ module, changed: (await everything()) !== before }).toEqual({ module, changed: true });
+    ]);
+  });
+
+  it('waits for its answer on the mailbox route modules too', async () => {
+    const mailbox = await startRunningTestServer({ seed: mailboxWritesSeed });
+    try {
+      const send = (path: string, key: string, body?: unknown) =>
+        mailbox.server.v2(path, { ...post(key, body), key: WRITE_SECRETS.adaAll });
+      const thread = `/email-threads/${WRITE_THREADS.support}`;
+      await expectEachToWait(mailbox.running, [
+        ['v2/drafts', (key) => send('/drafts', key, { to: ['eve@example.com'], subject: key, body: 'b' })],
+        ['v2/email-writes', (key) => send(`${thread}/read-state`, key, { read: true })],
+        ['v2/analysis', (key) => send(`${thread}/analysis`, key)],
+      ]);
+    } finally {
+      await mailbox.server.close();
     }
   });
 });
+
+/**
+ * A route module that ran its write with the app's context instead of the request's would commit the
+ * change before the answer, without claiming the key first. With its answer refused by a trigger, each
+ * write must answer 500 and change no row; the same write under another key must change something
+ * (so that the first check could fail).
+ */
+async function expectEachToWait(
+  on: RunningServer,
+  writes: [module: string, write: (key: string) => Promise<Response>][],
+): Promise<void> {
+  const { db } = on.app.ctx;
+  await sql`create or replace function refuse_answer() returns trigger language plpgsql as $$
+    begin raise exception 'answers under this key cannot be stored'; end $$`.execute(db);
+  await sql`create trigger refuse_numbered_answers before insert or update on idempotency_keys for each row
+    when (new.key like 'unstorable-%' and new.status_code <> 0) execute function refuse_answer()`.execute(db);
+  for (const [module, write] of writes) {
+    const before = await everything(on);
+    const refused = await write(`unstorable-${module}`);
+    expect({ module, status: refused.status }).toEqual({ module, status: 500 });
+    expect({ module, changed: (await everything(on)) !== before }).toEqual({ module, changed: false });
+    const made = await write(`stored-${module}`);
+    expect({ module, ok: made.ok }).toEqual({ module, ok: true });
+    expect({ module, changed: (await everything(on)) !== before }).toEqual({ module, changed: true });
+  }
+}
 
 const post = (key: string, body: unknown) => ({
   method: 'POST',
@@ -168,8 +192,8 @@ const post = (key: string, body: unknown) => ({
 });
 
 /** Every row of every table but the stored answers', as one text: equal texts, no change. */
-async function everything(): Promise<string> {
-  const { db } = running.app.ctx;
+async function everything(on: RunningServer): Promise<string> {
+  const { db } = on.app.ctx;
   const { rows } = await sql<{ table_name: string }>`select table_name from information_schema.tables
     where table_schema = current_schema() and table_type = 'BASE TABLE' and table_name <> 'idempotency_keys'
     order by table_name`.execute(db);
