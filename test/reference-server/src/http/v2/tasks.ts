@@ -1,7 +1,6 @@
 import { tasks } from '@threadwork/shared/operations';
 import type { ListTasksQuery } from '@threadwork/shared/schemas';
 import type { FastifyInstance } from 'fastify';
-import type { Executor } from '../../db/executor.ts';
 import {
   archiveTask,
   completeTask,
@@ -13,7 +12,7 @@ import {
   updateTask,
 } from '../../domain/tasks/commands.ts';
 import { getTask, listTasks } from '../../domain/tasks/queries.ts';
-import { type DomainContext, runInTransaction } from '../../domain/transaction.ts';
+import { runInTransaction } from '../../domain/transaction.ts';
 import { keptPages } from '../envelope.ts';
 import { route } from '../route.ts';
 
@@ -24,43 +23,41 @@ const tasksPage = keptPages('GET /v2/tasks', (db, userId, query: ListTasksQuery)
 });
 
 export async function taskRoutes(app: FastifyInstance): Promise<void> {
-  /** Task commands lock the rows they decide on, so they run beside each other (docs/postgresql.md). */
-  const inTaskTransaction = <T>(ctx: DomainContext, work: (tx: Executor) => Promise<T>) =>
-    runInTransaction(ctx, work, 'rows');
+  // Task commands lock the rows they decide on (`rows`), so they run beside each other (docs/postgresql.md).
 
   route(app, tasks.list, ({ ctx, reply, userId, query }) => tasksPage(reply, ctx.db, userId, query));
 
   route(app, tasks.get, ({ ctx, userId, params }) => getTask(ctx.db, userId, params.id));
 
   route(app, tasks.create, ({ ctx, userId, body }) =>
-    inTaskTransaction(ctx, (tx) => createTask(tx, userId, body, ctx.now())),
+    runInTransaction(ctx, (tx) => createTask(tx, userId, body, ctx.now()), 'rows'),
   );
 
   route(app, tasks.update, ({ ctx, userId, params, body }) =>
-    inTaskTransaction(ctx, (tx) => updateTask(tx, userId, params.id, body, ctx.now())),
+    runInTransaction(ctx, (tx) => updateTask(tx, userId, params.id, body, ctx.now()), 'rows'),
   );
 
   route(app, tasks.complete, ({ ctx, userId, params }) =>
-    inTaskTransaction(ctx, (tx) => completeTask(tx, userId, params.id, ctx.now())),
+    runInTransaction(ctx, (tx) => completeTask(tx, userId, params.id, ctx.now()), 'rows'),
   );
 
   route(app, tasks.move, ({ ctx, userId, params, body }) =>
-    inTaskTransaction(ctx, (tx) => moveTask(tx, userId, params.id, body, ctx.now())),
+    runInTransaction(ctx, (tx) => moveTask(tx, userId, params.id, body, ctx.now()), 'rows'),
   );
 
   route(app, tasks.reorder, ({ ctx, userId, params, body }) =>
-    inTaskTransaction(ctx, (tx) => reorderTask(tx, userId, params.id, body, ctx.now())),
+    runInTransaction(ctx, (tx) => reorderTask(tx, userId, params.id, body, ctx.now()), 'rows'),
   );
 
   route(app, tasks.linkThread, ({ ctx, userId, params, body }) =>
-    inTaskTransaction(ctx, (tx) => linkThread(tx, userId, params.id, body, ctx.now())),
+    runInTransaction(ctx, (tx) => linkThread(tx, userId, params.id, body, ctx.now()), 'rows'),
   );
 
   route(app, tasks.archive, ({ ctx, userId, params }) =>
-    inTaskTransaction(ctx, (tx) => archiveTask(tx, userId, params.id, ctx.now())),
+    runInTransaction(ctx, (tx) => archiveTask(tx, userId, params.id, ctx.now()), 'rows'),
   );
 
   route(app, tasks.delete, ({ ctx, userId, params }) =>
-    inTaskTransaction(ctx, (tx) => deleteTask(tx, userId, params.id, ctx.now())),
+    runInTransaction(ctx, (tx) => deleteTask(tx, userId, params.id, ctx.now()), 'rows'),
   );
 }
