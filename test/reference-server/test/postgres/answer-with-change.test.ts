@@ -1,8 +1,9 @@
 // On PostgreSQL a keyed write's stored answer commits in the change's own transaction: if the answer
 // cannot be stored, the change is not made either, the client is told 500, and a retry with the same
 // key runs the request again (once). Storing is made to fail by a trigger on the answers' table.
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/db/schema.ts';
 import type { RunningServer } from '../../src/index.ts';
 import { SECRETS } from '../helpers/fixtures.ts';
 import { mailboxWritesSeed, WRITE_SECRETS, WRITE_THREADS } from '../helpers/mailbox-writes-fixtures.ts';
@@ -14,10 +15,7 @@ let server: TestServer;
 beforeAll(async () => {
   ({ running, server } = await startRunningTestServer({ allowInsecureWebhooks: true }));
   const { db } = running.app.ctx;
-  await sql`create function refuse_answer() returns trigger language plpgsql as $$
-    begin raise exception 'answers under this key cannot be stored'; end $$`.execute(db);
-  await sql`create trigger refuse_answer before insert or update on idempotency_keys for each row
-    when (new.key = 'unstorable' and new.status_code <> 0) execute function refuse_answer()`.execute(db);
+  await refuseAnswers(db, 'refuse_answer', 'unstorable');
 });
 afterAll(() => server.close());
 
@@ -54,10 +52,7 @@ describe('a keyed write on PostgreSQL', () => {
   });
 
   it('answers 500 in its own words when a refusal (a 4xx) cannot be stored either', async () => {
-    await sql`create trigger refuse_refusals before insert or update on idempotency_keys for each row
-      when (new.key = 'unstorable-refusal' and new.status_code <> 0) execute function refuse_answer()`.execute(
-      running.app.ctx.db,
-    );
+    await refuseAnswers(running.app.ctx.db, 'refuse_refusals', 'unstorable-refusal');
     const refused = await readAnswer(await create('', 'unstorable-refusal'));
     expect(refused.status).toBe(500);
     expect(refused.body).toEqual({
@@ -169,11 +164,7 @@ async function expectEachToWait(
   on: RunningServer,
   writes: [module: string, write: (key: string) => Promise<Response>][],
 ): Promise<void> {
-  const { db } = on.app.ctx;
-  await sql`create or replace function refuse_answer() returns trigger language plpgsql as $$
-    begin raise exception 'answers under this key cannot be stored'; end $$`.execute(db);
-  await sql`create trigger refuse_numbered_answers before insert or update on idempotency_keys for each row
-    when (new.key like 'unstorable-%' and new.status_code <> 0) execute function refuse_answer()`.execute(db);
+  await refuseAnswers(on.app.ctx.db, 'refuse_numbered_answers', 'unstorable-%');
   for (const [module, write] of writes) {
     const before = await everything(on);
     const refused = await write(`unstorable-${module}`);
@@ -183,6 +174,19 @@ async function expectEachToWait(
     expect({ module, ok: made.ok }).toEqual({ module, ok: true });
     expect({ module, changed: (await everything(on)) !== before }).toEqual({ module, changed: true });
   }
+}
+
+/**
+ * Makes storing an answer (not a running key's claim, status 0) under a key `like` `keys` fail, by a
+ * trigger named `trigger`.
+ */
+async function refuseAnswers(db: Kysely<Database>, trigger: string, keys: string): Promise<void> {
+  await sql`create or replace function refuse_answer() returns trigger language plpgsql as $$
+    begin raise exception 'answers under this key cannot be stored'; end $$`.execute(db);
+  await sql`create trigger ${sql.id(trigger)} before insert or update on idempotency_keys for each row
+    when (new.key like ${sql.lit(keys)} and new.status_code <> 0) execute function refuse_answer()`.execute(
+    db,
+  );
 }
 
 const post = (key: string, body: unknown) => ({
