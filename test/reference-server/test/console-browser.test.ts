@@ -554,7 +554,10 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', { timeout: 20_000 }, ()
     await page.goto(`${server.origin}/boards/${board}`);
     await list(empty).waitFor();
     const [a, b, c] = (await tasksOf(from)).map((task) => task.id);
-    // Into the empty list (anywhere on it: its middle, whatever its height where it lands in the row).
+    // Each drop is aimed once the page draws what the service holds: a list measured while it is still
+    // changing size (cards arriving, a drop's marker) can end short of the point aimed at.
+    await expect.poll(() => cardIds(from)).toEqual([a, b, c]);
+    // Into the empty list (anywhere on it: its middle).
     const emptyBox = (await list(empty).boundingBox())!;
     await card(a!).dragTo(list(empty), { targetPosition: { x: emptyBox.width / 2, y: emptyBox.height / 2 } });
     await expect.poll(async () => (await tasksOf(empty)).map((task) => task.id)).toEqual([a]);
@@ -562,6 +565,8 @@ describe.runIf(BROWSER_TESTS)('the console in Chromium', { timeout: 20_000 }, ()
     // Onto the heading of a list: it goes to the top.
     await card(b!).dragTo(list(other).locator('h2'));
     await expect.poll(async () => (await tasksOf(other))[0]?.id).toBe(b);
+    const otherIds = (await tasksOf(other)).map((task) => task.id);
+    await expect.poll(() => cardIds(other)).toEqual(otherIds);
     // Below the last card of a list (the empty space under it): it goes to the bottom.
     const box = (await list(other).boundingBox())!;
     await card(c!).dragTo(list(other), { targetPosition: { x: box.width / 2, y: box.height - 6 } });
