@@ -253,7 +253,7 @@ class Session implements HeldStatements {
       this.#member = undefined;
       const sent = this.#commitSent;
       this.#commitSent = false;
-      if (text === 'rollback') member.leave();
+      if (text === 'rollback') await member.leave();
       else if (!sent) await member.finish(this.#later);
       return answered(text.toUpperCase());
     }
@@ -340,6 +340,9 @@ class ListGroup {
   readonly committed: Promise<void>;
   #resolveCommit!: () => void;
   #rejectCommit!: (error: unknown) => void;
+  /** Resolves once the group's transaction has ended, committed or rolled back, and its locks are gone. */
+  readonly ended: Promise<void>;
+  #resolveEnded!: () => void;
 
   private constructor(sessions: Sessions, key: string, opening: Opening) {
     this.#sessions = sessions;
@@ -356,6 +359,9 @@ class ListGroup {
       this.#rejectCommit = reject;
     });
     this.committed.catch(() => {});
+    this.ended = new Promise((resolve) => {
+      this.#resolveEnded = resolve;
+    });
   }
 
   /** The open group of list `key`, or a new one: the member it takes. */
@@ -511,10 +517,14 @@ class ListGroup {
   }
 
   async #release(rollback: boolean): Promise<void> {
-    const wire = await this.#wire?.catch(() => undefined);
-    if (wire === undefined) return;
-    if (rollback && this.#begun) await wire.send('rollback').catch(() => {});
-    wire.release();
+    try {
+      const wire = await this.#wire?.catch(() => undefined);
+      if (wire === undefined) return;
+      if (rollback && this.#begun) await wire.send('rollback').catch(() => {});
+      wire.release();
+    } finally {
+      this.#resolveEnded();
+    }
   }
 }
 
@@ -523,6 +533,8 @@ class Member {
   readonly #group: ListGroup;
   readonly #opening: Opening;
   #done = false;
+  /** Whether this member asked for an Idempotency-Key's claim in the group's transaction (see `leave`). */
+  #claimed = false;
 
   constructor(group: ListGroup, opening: Opening) {
     this.#group = group;
@@ -534,6 +546,7 @@ class Member {
     const { statements, claimCount } = this.#opening;
     const claim = statements.slice(1, 1 + claimCount);
     const own = this.#group.claim(claim);
+    this.#claimed = own && claimCount > 0;
     const sent = await this.#group.send(this, [...(own ? claim : []), statement], false);
     const begun = await this.#group.beginResults;
     // Another member holds this key: read as a claim another session holds would be.
@@ -574,10 +587,16 @@ class Member {
     await this.#group.committed;
   }
 
-  /** The transaction rolled back: its writes were never sent. */
-  leave(): void {
+  /**
+   * The transaction rolled back: its writes were never sent. A key it claimed stays claimed by the
+   * group's transaction, not by the member, until the group ends: a member that asked for a claim waits
+   * for that, so that neither its answer (a stored answer replayed, say) nor its own run again (a race
+   * lost) comes before the key is free, or a retry of the key would find it still running.
+   */
+  async leave(): Promise<void> {
     if (this.#done) return;
     this.#done = true;
     this.#group.done();
+    if (this.#claimed) await this.#group.ended;
   }
 }

@@ -244,6 +244,48 @@ describe('several server processes on one PostgreSQL database', () => {
     expect(titled).toHaveLength(1);
   });
 
+  it('replay a stored answer only once its key is free again, for the other process too', async () => {
+    const { clients, databaseUrl } = await startPair();
+    cleanup(clients[0].close, clients[1].close);
+    const headers = { 'idempotency-key': 'replayed-in-a-group' };
+    const created = await readAnswer(await createTask(clients[0], 'Only once', headers));
+    expect(created.status).toBe(200);
+
+    // Every write transaction waits to begin, and the list is held: a group of creates on it gathers.
+    const { default: pg } = await import('pg');
+    const listHolder = new pg.Client({ connectionString: databaseUrl });
+    const writeHolder = new pg.Client({ connectionString: databaseUrl });
+    for (const client of [listHolder, writeHolder]) {
+      await client.connect();
+      cleanup(() => client.end());
+      await client.query('begin');
+    }
+    await listHolder.query("select id from lists where id = 'lst_todo' for update");
+    await writeHolder.query(`select pg_advisory_xact_lock(${WRITE_LOCK})`);
+    // A replay opens the group, whose transaction claims the key for it, then a create with no key
+    // joins it; that create's writes wait for the list, holding the group (and so the key) open.
+    const replays = createTask(clients[0], 'Only once', headers)
+      .then(readAnswer)
+      .then(async (first) => {
+        // The moment the first replay is answered, the other process replays too.
+        const second = await readAnswer(await createTask(clients[1], 'Only once', headers));
+        return [first, second];
+      });
+    await sleep(300);
+    const other = createTask(clients[0], 'Another task').then(readAnswer);
+    await sleep(300);
+    await writeHolder.query('commit');
+    await sleep(300);
+    await listHolder.query('commit');
+
+    for (const replay of await replays) {
+      expect(replay.status).toBe(200);
+      expect(replay.headers.get('idempotent-replayed')).toBe('true');
+      expect(replay.body.data.id).toBe(created.body.data.id);
+    }
+    expect((await other).status).toBe(200);
+  });
+
   it('let creates on one list run while a transaction holds another, and queue those on the held list', async () => {
     const { clients, databaseUrl } = await startPair();
     cleanup(clients[0].close, clients[1].close);
