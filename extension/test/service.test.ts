@@ -415,6 +415,45 @@ describe('where a task may go, and the thread', () => {
     expect(asked()).toBe(2);
   });
 
+  it('answers a panel ask that overtakes the warm with the warm’s answer, and keeps nothing for later', async () => {
+    const { handle, calls } = await serving({
+      'GET /v2/teams': () => page([]),
+      'GET /v2/personal-boards': () => page([]),
+      'GET /v2/boards': () => page([]),
+      'GET /v2/boards/brd_1/lists': () => page([]),
+      'GET /v2/boards/brd_1/members': () => page([]),
+      'GET /v2/boards/brd_1/custom-fields': () => page([]),
+    });
+    await choiceItem.setValue({ team_id: 'team_1', board_id: 'brd_1', list_id: 'lst_1' });
+    const asked = () => calls.filter((call) => call.path === '/v2/boards/brd_1/lists').length;
+    // The panel asks while the warm still reads the settings: one request serves both.
+    const [, first] = await Promise.all([
+      handle({ type: 'panel.warm' }),
+      handle({ type: 'lists.list', board_id: 'brd_1' }),
+    ]);
+    expect(first).toEqual({ ok: true, data: [] });
+    await vi.waitFor(() => expect(calls.filter((call) => call.path.startsWith('/v2/'))).toHaveLength(6));
+    expect(asked()).toBe(1);
+    // A Retry's ask goes to the service, not to an answer the warm kept behind the panel's first ask.
+    await handle({ type: 'lists.list', board_id: 'brd_1' });
+    expect(asked()).toBe(2);
+  });
+
+  it('keeps no failed answer of a warm: the ask after the service is back goes to the service', async () => {
+    let up = false;
+    const { handle, calls } = await serving({
+      'GET /v2/teams': () =>
+        up ? page([]) : json(403, { error: { code: 'forbidden', message: 'no', request_id: 'r' } }),
+    });
+    expect(await handle({ type: 'panel.warm' })).toEqual({ ok: true, data: { warmed: true } });
+    await vi.waitFor(() => expect(calls.filter((call) => call.path === '/v2/teams')).toHaveLength(1));
+    // Long after the failure is known (the service answers at once).
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    up = true;
+    expect(await handle({ type: 'teams.list' })).toEqual({ ok: true, data: [] });
+    expect(calls.filter((call) => call.path === '/v2/teams')).toHaveLength(2);
+  });
+
   it('sends what the panel can show later two at a time, never taking every connection', async () => {
     let open = 0;
     let most = 0;

@@ -433,13 +433,26 @@ export function createService(deps: ServiceDeps) {
 
   /**
    * Answers asked for ahead of the panel (`panel.warm`), each kept for the panel's first identical request
-   * within WARM_FOR_MS: what it waits for first is on its way while its frame still loads.
+   * within WARM_FOR_MS: what it waits for first is on its way while its frame still loads. A failure is not
+   * kept once it is known: a later ask (a Retry, or a panel opened once the service is back) asks again.
    */
   const ahead = new Map<string, { answer: Promise<Result<unknown>>; until: number }>();
   const keyOf = (request: Request) =>
     JSON.stringify(Object.entries(request).sort(([a], [b]) => a.localeCompare(b)));
+  /**
+   * The warm under way, until it has said what it asks for: the panel's asks wait for it, so that one that
+   * overtakes it (the warm first reads the settings) takes its answer, rather than the warm asking again
+   * behind it and keeping an answer no one asked for, which a later ask would then take, old.
+   */
+  let warming: Promise<unknown> = Promise.resolve();
 
-  async function warm(): Promise<{ warmed: boolean }> {
+  function warm(): Promise<{ warmed: boolean }> {
+    const started = warmAhead();
+    warming = started.catch(() => {});
+    return started;
+  }
+
+  async function warmAhead(): Promise<{ warmed: boolean }> {
     for (const [key, early] of ahead) if (early.until <= now()) ahead.delete(key);
     // Nothing is asked ahead where every answer would be a failure (not set up, no access).
     const ready = await credentials().then(
@@ -458,8 +471,13 @@ export function createService(deps: ServiceDeps) {
       );
     }
     for (const request of requests) {
-      if (!ahead.has(keyOf(request)))
-        ahead.set(keyOf(request), { answer: answer(request), until: now() + WARM_FOR_MS });
+      const key = keyOf(request);
+      if (ahead.has(key)) continue;
+      const early = { answer: answer(request), until: now() + WARM_FOR_MS };
+      ahead.set(key, early);
+      void early.answer.then((result) => {
+        if (!result.ok && ahead.get(key) === early) ahead.delete(key);
+      });
     }
     return { warmed: true };
   }
@@ -476,6 +494,7 @@ export function createService(deps: ServiceDeps) {
           : `Invalid request: ${issues.map((issue) => `${issue.path.join('.') || '(message)'}: ${issue.message}`).join('; ')}`;
         return { ok: false, error: { kind: 'invalid', message } };
       }
+      if (parsed.data.type !== 'panel.warm') await warming;
       const key = keyOf(parsed.data);
       const early = ahead.get(key);
       if (early !== undefined && early.until > now()) {
