@@ -18,7 +18,6 @@ import {
   HexId,
   List,
   Me,
-  SCOPES,
   Task,
   Team,
 } from '@threadwork/shared/schemas';
@@ -187,9 +186,6 @@ export const Responses = {
   /** `self_id`: the key this extension signs in with, when it is listed. */
   'keys.list': z.object({
     keys: z.array(ApiKey),
-    scopes: z.array(z.enum(SCOPES)),
-    /** Scopes a key gets only when they are chosen by name. */
-    opt_in: z.array(z.enum(SCOPES)),
     self_id: z.string().nullable(),
   }),
   'keys.create': CreatedApiKey,

@@ -634,9 +634,18 @@ describe.runIf(BROWSER_TESTS)('what the task holds, and where it may go', () => 
     const page = await readyPanel(LUNCH);
     const view = panel(page);
     await view.getByTestId('threadwork-panel').getByRole('button', { name: 'Settings' }).click();
+    // A slow service: the form is whole at once, and the keys arriving below it move nothing of it.
+    proxy.set({ kind: 'slow', ms: 1500 });
     await view.getByRole('tab', { name: 'API keys' }).click();
+    const create = view.getByTestId('threadwork-key-create');
+    await view.getByTestId('threadwork-keys').getByText('Loading…').waitFor();
+    const box = () => create.evaluate((element) => JSON.stringify(element.getBoundingClientRect()));
+    const whileLoading = await box();
+    await view.getByTestId('threadwork-key').first().waitFor();
+    expect(await box()).toBe(whileLoading);
+    proxy.set({ kind: 'pass' });
     await view.getByTestId('threadwork-key-name').fill('Phone');
-    await view.getByTestId('threadwork-key-create').click();
+    await create.click();
     await view.getByTestId('threadwork-key-secret').waitFor();
     expect(await focusInfo(page)).toEqual({ host: 'panel', inner: 'threadwork-key-created' });
     const inView = await (await panelFrame(page)).evaluate(() => {

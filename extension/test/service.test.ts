@@ -732,7 +732,7 @@ describe('setting up', () => {
     await handle({ type: 'settings.save', settings: SETTINGS });
     expect(await handle({ type: 'keys.list' })).toMatchObject({
       ok: true,
-      data: { self_id: 'key_self', opt_in: ['email.send', 'drafts.delete'] },
+      data: { self_id: 'key_self' },
     });
     expect(await handle({ type: 'keys.revoke', key_id: 'key_other' })).toEqual({
       ok: true,

@@ -1,4 +1,4 @@
-import { groupScopes } from '@threadwork/shared/light';
+import { groupScopes, OPT_IN_SCOPES, SCOPES } from '@threadwork/shared/light';
 import type { ApiKey, CreatedApiKey } from '@threadwork/shared/schemas';
 import { useEffect, useReducer, useRef } from 'preact/hooks';
 import { ExtensionError, type Send } from '../../lib/messaging.ts';
@@ -185,26 +185,12 @@ export function ApiKeys({ send }: { send: Send }) {
 
   const { list, created } = state;
   const secret = created?.secret ?? created?.api_secret;
-  const scopes = list?.scopes ?? [];
-  const optIn: readonly string[] = list?.opt_in ?? [];
+  const optIn: readonly string[] = OPT_IN_SCOPES;
 
+  // The form comes first, whole from the start (the scopes are the extension's own list): the keys, listed
+  // once the service answers, grow below it, so nothing the user is about to click moves under the pointer.
   return (
     <div class="tw-form">
-      <ul class="tw-keys" data-testid="threadwork-keys" aria-label="Your API keys">
-        {list === null && state.error === null && <li class="tw-muted">Loading…</li>}
-        {list?.keys.length === 0 && <li class="tw-muted">No keys yet.</li>}
-        {(list?.keys ?? []).map((key) => (
-          <KeyItem
-            key={key.id}
-            apiKey={key}
-            self={key.id === list?.self_id}
-            asking={state.confirming === key.id}
-            scopes={scopeSummary(key.scopes, scopes, optIn)}
-            onRevoke={() => void revoke(key.id)}
-            onCancel={() => dispatch({ type: 'confirm', id: null })}
-          />
-        ))}
-      </ul>
       <form
         class="tw-form"
         aria-label="Create a key"
@@ -237,7 +223,7 @@ export function ApiKeys({ send }: { send: Send }) {
         </label>
         <fieldset class="tw-scopes">
           <legend>Scopes: none chosen gives every scope except the opt-in ones</legend>
-          {groupScopes(scopes).map((group) => (
+          {groupScopes(SCOPES).map((group) => (
             <fieldset key={group.name} class="tw-scope-group">
               <legend>{group.name}</legend>
               {group.scopes.map(({ scope, label }) => (
@@ -302,6 +288,21 @@ export function ApiKeys({ send }: { send: Send }) {
           </button>
         </div>
       )}
+      <ul class="tw-keys" data-testid="threadwork-keys" aria-label="Your API keys">
+        {list === null && state.error === null && <li class="tw-muted">Loading…</li>}
+        {list?.keys.length === 0 && <li class="tw-muted">No keys yet.</li>}
+        {(list?.keys ?? []).map((key) => (
+          <KeyItem
+            key={key.id}
+            apiKey={key}
+            self={key.id === list?.self_id}
+            asking={state.confirming === key.id}
+            scopes={scopeSummary(key.scopes, SCOPES, optIn)}
+            onRevoke={() => void revoke(key.id)}
+            onCancel={() => dispatch({ type: 'confirm', id: null })}
+          />
+        ))}
+      </ul>
       <ErrorArea error={state.error} testId="threadwork-settings-error" />
     </div>
   );

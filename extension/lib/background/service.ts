@@ -3,14 +3,7 @@
  * the typed client from the stored credentials and answers `Result`s. Browser APIs it needs are injected, so
  * tests run it with WXT's fake browser and a real or mocked fetch.
  */
-import {
-  AuthenticationError,
-  LegacyClient,
-  NotFoundError,
-  OPT_IN_SCOPES,
-  SCOPES,
-  ThreadworkClient,
-} from '@threadwork/shared';
+import { AuthenticationError, LegacyClient, NotFoundError, ThreadworkClient } from '@threadwork/shared';
 import type { ApiKey } from '@threadwork/shared/schemas';
 import {
   type FoundTaskView,
@@ -397,8 +390,6 @@ export function createService(deps: ServiceDeps) {
         const keys = await all(v2.apiKeys.list({ limit: 200 }));
         return {
           keys,
-          scopes: [...SCOPES],
-          opt_in: [...OPT_IN_SCOPES],
           self_id: keys.find((key) => isSelf(key, creds))?.id ?? null,
         };
       }

@@ -79,3 +79,31 @@ export const V1_ACTION_TARGETS: Record<
   itemDeleted: { object: 'items', entity: 'board' },
   assignedTo: { object: 'items', entity: 'board' },
 };
+
+/** Every v2 scope (docs/scopes-and-keys.md). */
+export const SCOPES = [
+  'boards.read',
+  'boards.write',
+  'lists.read',
+  'lists.write',
+  'tasks.read',
+  'tasks.write',
+  'customfields.read',
+  'customfields.write',
+  'email.metadata.read',
+  'email.body.read',
+  'email.modify',
+  'drafts.write',
+  'drafts.delete',
+  'email.reply',
+  'email.send',
+  'crm.read',
+  'crm.write',
+  'ai.read',
+  'ai.write',
+  'webhooks.manage',
+  'keys.manage',
+] as const;
+
+/** Scopes a key gets only when asked for by name: sending mail and deleting drafts. */
+export const OPT_IN_SCOPES: readonly (typeof SCOPES)[number][] = ['email.send', 'drafts.delete'];
