@@ -288,21 +288,24 @@ export function ApiKeys({ send }: { send: Send }) {
           </button>
         </div>
       )}
-      <ul class="tw-keys" data-testid="threadwork-keys" aria-label="Your API keys">
-        {list === null && state.error === null && <li class="tw-muted">Loading…</li>}
-        {list?.keys.length === 0 && <li class="tw-muted">No keys yet.</li>}
-        {(list?.keys ?? []).map((key) => (
-          <KeyItem
-            key={key.id}
-            apiKey={key}
-            self={key.id === list?.self_id}
-            asking={state.confirming === key.id}
-            scopes={scopeSummary(key.scopes, SCOPES, optIn)}
-            onRevoke={() => void revoke(key.id)}
-            onCancel={() => dispatch({ type: 'confirm', id: null })}
-          />
-        ))}
-      </ul>
+      <section class="tw-section" aria-labelledby="tw-keys-heading">
+        <h3 id="tw-keys-heading">Your keys</h3>
+        <ul class="tw-keys" data-testid="threadwork-keys">
+          {list === null && state.error === null && <li class="tw-muted">Loading…</li>}
+          {list?.keys.length === 0 && <li class="tw-muted">No keys yet.</li>}
+          {(list?.keys ?? []).map((key) => (
+            <KeyItem
+              key={key.id}
+              apiKey={key}
+              self={key.id === list?.self_id}
+              asking={state.confirming === key.id}
+              scopes={scopeSummary(key.scopes, SCOPES, optIn)}
+              onRevoke={() => void revoke(key.id)}
+              onCancel={() => dispatch({ type: 'confirm', id: null })}
+            />
+          ))}
+        </ul>
+      </section>
       <ErrorArea error={state.error} testId="threadwork-settings-error" />
     </div>
   );
