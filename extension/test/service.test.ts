@@ -393,15 +393,18 @@ describe('where a task may go, and the thread', () => {
     expect(await handle({ type: 'fields.list', board_id: 'brd_me' })).toEqual({ ok: true, data: [field] });
   });
 
+  /** What a warm asks for the last choice (team_1, brd_1), each answered with an empty page. */
+  const warmedRoutes = () => ({
+    'GET /v2/teams': () => page([]),
+    'GET /v2/personal-boards': () => page([]),
+    'GET /v2/boards': () => page([]),
+    'GET /v2/boards/brd_1/lists': () => page([]),
+    'GET /v2/boards/brd_1/members': () => page([]),
+    'GET /v2/boards/brd_1/custom-fields': () => page([]),
+  });
+
   it('asks for the last choice’s teams, boards and lists ahead of the panel, and answers the panel’s first ask with them', async () => {
-    const { handle, calls } = await serving({
-      'GET /v2/teams': () => page([]),
-      'GET /v2/personal-boards': () => page([]),
-      'GET /v2/boards': () => page([]),
-      'GET /v2/boards/brd_1/lists': () => page([]),
-      'GET /v2/boards/brd_1/members': () => page([]),
-      'GET /v2/boards/brd_1/custom-fields': () => page([]),
-    });
+    const { handle, calls } = await serving(warmedRoutes());
     await choiceItem.setValue({ team_id: 'team_1', board_id: 'brd_1', list_id: 'lst_1' });
     expect(await handle({ type: 'panel.warm' })).toEqual({ ok: true, data: { warmed: true } });
     // Warming twice asks once.
@@ -416,14 +419,7 @@ describe('where a task may go, and the thread', () => {
   });
 
   it('answers a panel ask that overtakes the warm with the warm’s answer, and keeps nothing for later', async () => {
-    const { handle, calls } = await serving({
-      'GET /v2/teams': () => page([]),
-      'GET /v2/personal-boards': () => page([]),
-      'GET /v2/boards': () => page([]),
-      'GET /v2/boards/brd_1/lists': () => page([]),
-      'GET /v2/boards/brd_1/members': () => page([]),
-      'GET /v2/boards/brd_1/custom-fields': () => page([]),
-    });
+    const { handle, calls } = await serving(warmedRoutes());
     await choiceItem.setValue({ team_id: 'team_1', board_id: 'brd_1', list_id: 'lst_1' });
     const asked = () => calls.filter((call) => call.path === '/v2/boards/brd_1/lists').length;
     // The panel asks while the warm still reads the settings: one request serves both.
